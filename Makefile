@@ -1,0 +1,136 @@
+# SPDX-License-Identifier: GPL-2.0
+# Makefile - builds vmscope (one binary, subcommands), libvms.a, the tests and
+# the benchmark. Non-recursive; `make V=1` shows full commands, DEVELOPER=1
+# turns warnings into errors, SANITIZE=address,undefined adds sanitizers.
+# Put local settings in config.mak.
+
+-include config.mak
+
+prefix ?= /usr/local
+PREFIX ?= $(prefix)
+bindir ?= $(PREFIX)/bin
+docdir ?= $(PREFIX)/share/doc/vmscope
+DESTDIR ?=
+
+CC ?= cc
+AR ?= ar
+PKG_CONFIG ?= pkg-config
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -MMD -MP
+CPPFLAGS += -D_GNU_SOURCE -Iinclude -Ilib -Irecord
+ifdef DEVELOPER
+CFLAGS += -Werror
+endif
+ifdef SANITIZE
+CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+
+ifeq ($(V),1)
+Q =
+QUIET_CC =
+QUIET_AR =
+QUIET_GEN =
+QUIET_LINK =
+else
+Q = @
+QUIET_CC = @echo '   CC ' $@;
+QUIET_AR = @echo '   AR ' $@;
+QUIET_GEN = @echo '   GEN' $@;
+QUIET_LINK = @echo '   LINK' $@;
+endif
+
+# Dependencies, found with pkg-config; a missing one stops the build with
+# the Debian package that provides it (`make deps` installs them all).
+DEP_PKGS = libtracecmd:libtracecmd-dev libtracefs:libtracefs-dev \
+	   libtraceevent:libtraceevent-dev sqlite3:libsqlite3-dev zlib:zlib1g-dev \
+	   libzstd:libzstd-dev liblzma:liblzma-dev
+ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
+DEP_MISSING := $(strip $(foreach d,$(DEP_PKGS),$(if $(shell $(PKG_CONFIG) --exists $(firstword $(subst :, ,$(d))) && echo y),,$(d))))
+ifneq ($(DEP_MISSING),)
+$(error missing libraries: $(foreach d,$(DEP_MISSING),$(firstword $(subst :, ,$(d))) (Debian package $(lastword $(subst :, ,$(d))))). Run 'make deps' as root to install them)
+endif
+ifneq ($(shell $(PKG_CONFIG) --atleast-version=3.35 sqlite3 && echo y),y)
+$(error sqlite3 3.35 or newer is needed (window functions, RETURNING))
+endif
+DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(foreach d,$(DEP_PKGS),$(firstword $(subst :, ,$(d)))))
+DEP_LIBS := $(shell $(PKG_CONFIG) --libs $(foreach d,$(DEP_PKGS),$(firstword $(subst :, ,$(d)))))
+endif
+CPPFLAGS += $(DEP_CFLAGS)
+LIBS = $(DEP_LIBS) -lm
+
+LIB_OBJS += lib/db.o
+LIB_OBJS += lib/error.o
+LIB_OBJS += lib/input.o
+LIB_OBJS += lib/progress.o
+LIB_OBJS += lib/sink.o
+LIB_OBJS += lib/strmap.o
+LIB_OBJS += lib/util.o
+LIB_OBJS += record/import-dat.o
+LIB_OBJS += record/import-text.o
+LIB_OBJS += record/text-line.o
+LIB_OBJS += record/text-payload.o
+
+CMD_OBJS += main.o
+CMD_OBJS += record/cmd-import.o
+CMD_OBJS += analyze/cmd-info.o
+
+UNIT_TESTS = tests/unit/u-text-line tests/unit/u-text-payload tests/unit/u-json
+
+SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
+
+all: vmscope
+
+lib/schema-sql.h: $(SCHEMA_SQL) scripts/embed-sql.sh
+	$(QUIET_GEN)sh scripts/embed-sql.sh $(SCHEMA_SQL) > $@+ && mv $@+ $@
+
+lib/db.o: lib/schema-sql.h
+
+%.o: %.c
+	$(QUIET_CC)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+libvms.a: $(LIB_OBJS)
+	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $^
+
+vmscope: $(CMD_OBJS) libvms.a
+	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $(CMD_OBJS) libvms.a $(LIBS)
+
+tests/unit/%: tests/unit/%.o libvms.a
+	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $< libvms.a $(LIBS)
+
+lib: libvms.a
+test-tools: $(UNIT_TESTS)
+
+# The README's test command: builds everything and runs every test.
+check: all $(UNIT_TESTS)
+	@sh tests/run-all.sh
+
+test: check
+
+# Valgrind over the unit tests and the import tests.
+test-mem: all $(UNIT_TESTS)
+	@VMSCOPE_VALGRIND=1 sh tests/run-all.sh
+
+bench: all
+	@sh bench/import-bench.sh
+
+deps:
+	@sh scripts/install-deps.sh
+
+install: all
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(docdir)
+	install -m 755 vmscope $(DESTDIR)$(bindir)/vmscope
+	install -m 644 README.md docs/*.md $(DESTDIR)$(docdir)/
+
+uninstall:
+	rm -f $(DESTDIR)$(bindir)/vmscope
+	rm -rf $(DESTDIR)$(docdir)
+
+clean:
+	rm -f vmscope libvms.a lib/schema-sql.h $(UNIT_TESTS)
+	find . -name '*.o' -o -name '*.d' | xargs rm -f
+	rm -rf tests/trash
+
+.PHONY: all lib test-tools check test test-mem bench deps install uninstall clean
+
+-include $(shell find . -name '*.d' 2>/dev/null)

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-info.c - `vmscope info`: what a database holds. Source, kernel, clock,
+ * time span, events per type, lost events, unreadable lines, tasks and
+ * counter sources: the first thing to look at before trusting any number
+ * computed from a run.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "vms.h"
+#include "cli.h"
+
+static const char info_usage[] =
+	"usage: vmscope info DB\n"
+	"\n"
+	"Show what a vmscope database holds: source, kernel, trace clock, time span,\n"
+	"events per type, lost events, unreadable lines, tasks and counter sources.\n"
+	"\n"
+	"  -h, --help   this help\n"
+	"\n"
+	"Exit status: 0 shown; 1 DB cannot be read (not a vmscope database, another\n"
+	"schema version, corrupt); 2 usage error. See docs/info.md.\n";
+
+static const char *col_text(sqlite3_stmt *st, int i, const char *dflt)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+
+	return s ? s : dflt;
+}
+
+static int show_run(sqlite3 *sql)
+{
+	sqlite3_stmt *st;
+	double span;
+
+	if (sqlite3_prepare_v2(sql, "SELECT status, status_detail, source_kind, source_path,"
+			       " source_compression, source_bytes, kernel_release, trace_clock,"
+			       " ts_resolution_ns, cpus, page_size, start_ts, end_ts, events,"
+			       " tool_version, created_at, command_line FROM run WHERE id = 1",
+			       -1, &st, NULL) || sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return vms_error("cannot read the run row: %s", sqlite3_errmsg(sql));
+	}
+	printf("status:       %s%s%s\n", col_text(st, 0, "?"),
+	       sqlite3_column_type(st, 1) == SQLITE_NULL ? "" : " - ", col_text(st, 1, ""));
+	printf("source:       %s (%s, compression %s, %lld bytes)\n", col_text(st, 3, "?"),
+	       col_text(st, 2, "?"), col_text(st, 4, "none"), sqlite3_column_int64(st, 5));
+	printf("kernel:       %s\n", col_text(st, 6, "unknown (the source does not say)"));
+	printf("trace clock:  %s, timestamps to %lld ns\n", col_text(st, 7, "unknown"),
+	       sqlite3_column_int64(st, 8));
+	printf("cpus:         %s\n", col_text(st, 9, "unknown"));
+	printf("page size:    %s\n", col_text(st, 10, "unknown"));
+	if (sqlite3_column_type(st, 11) != SQLITE_NULL) {
+		span = (sqlite3_column_int64(st, 12) - sqlite3_column_int64(st, 11)) / 1e9;
+		printf("time span:    %.6f .. %.6f s (%.6f s)\n", sqlite3_column_int64(st, 11) / 1e9,
+		       sqlite3_column_int64(st, 12) / 1e9, span);
+	} else {
+		printf("time span:    no events\n");
+	}
+	printf("events:       %lld\n", sqlite3_column_int64(st, 13));
+	printf("written by:   vmscope %s at %s\n", col_text(st, 14, "?"), col_text(st, 15, "?"));
+	printf("command:      %s\n", col_text(st, 16, "?"));
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* Events per type: each event_table entry, then the generic table's events. */
+static int show_event_counts(sqlite3 *sql)
+{
+	struct vms_buf b = { 0 };
+	sqlite3_stmt *st;
+	int rc, first = 1;
+
+	/* Build one UNION query over the typed tables the schema declares. */
+	if (sqlite3_prepare_v2(sql, "SELECT DISTINCT tbl, (SELECT COUNT(*) FROM pragma_table_info(tbl)"
+			       " WHERE name = 'event') FROM event_table ORDER BY tbl", -1, &st, NULL))
+		return vms_error("cannot read event_table: %s", sqlite3_errmsg(sql));
+	vms_buf_addf(&b, "SELECT event, COUNT(*) AS n, MIN(ts), MAX(ts) FROM (");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *tbl = (const char *)sqlite3_column_text(st, 0);
+		int has_event = sqlite3_column_int(st, 1);
+
+		vms_buf_addf(&b, "%sSELECT %s%s%s AS event, ts FROM \"%s\"", first ? "" : " UNION ALL ",
+			     has_event ? "event" : "'", has_event ? "" : tbl, has_event ? "" : "'", tbl);
+		first = 0;
+	}
+	sqlite3_finalize(st);
+	vms_buf_addf(&b, " UNION ALL SELECT event, ts FROM event_generic)"
+		     " GROUP BY event ORDER BY n DESC, event");
+	if (sqlite3_prepare_v2(sql, b.buf, -1, &st, NULL)) {
+		vms_buf_release(&b);
+		return vms_error("cannot count events: %s", sqlite3_errmsg(sql));
+	}
+	vms_buf_release(&b);
+	printf("\nevents per type:\n");
+	first = 1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		printf("  %12lld  %s\n", sqlite3_column_int64(st, 1), col_text(st, 0, "?"));
+		first = 0;
+	}
+	if (first)
+		printf("  (none)\n");
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : vms_error("cannot count events: %s", sqlite3_errmsg(sql));
+}
+
+static void show_simple(sqlite3 *sql, const char *title, const char *query, const char *none)
+{
+	sqlite3_stmt *st;
+	int rows = 0, i;
+
+	if (sqlite3_prepare_v2(sql, query, -1, &st, NULL))
+		return;
+	printf("\n%s:\n", title);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		printf("  ");
+		for (i = 0; i < sqlite3_column_count(st); i++)
+			printf("%s%s", i ? "  " : "", col_text(st, i, "-"));
+		printf("\n");
+		rows++;
+	}
+	if (!rows)
+		printf("  %s\n", none);
+	sqlite3_finalize(st);
+}
+
+int cmd_info(int argc, const char **argv)
+{
+	struct vms_db *db;
+	sqlite3 *sql;
+	int rc = 0;
+
+	if (argc == 2 && is_help(argv[1]))
+		return show_help(info_usage);
+	if (argc != 2)
+		return usage_error(info_usage, argc < 2 ? "no database given" : "one database at a time");
+	db = vms_db_open(argv[1], VMS_OPEN_READONLY | VMS_OPEN_ANY_STATUS);
+	if (!db)
+		return error_last();
+	sql = vms_db_sql(db);
+	printf("database:     %s (schema %d)\n", argv[1], VMS_SCHEMA_VERSION);
+	if (show_run(sql) || show_event_counts(sql)) {
+		rc = error_last();
+		goto out;
+	}
+	show_simple(sql, "lost events (cpu, count, source)",
+		    "SELECT COALESCE(cpu, 'all'), COALESCE(SUM(count), 'unknown'), source"
+		    " FROM lost_events GROUP BY cpu, source ORDER BY cpu", "none reported");
+	show_simple(sql, "unreadable lines or records (first 5 of the import_error table)",
+		    "SELECT 'line ' || COALESCE(line, '-') || ':', reason FROM import_error"
+		    " ORDER BY rowid LIMIT 5", "none");
+	show_simple(sql, "counter sources (source, scope, samples, first, last)",
+		    "SELECT source, CASE scope WHEN '' THEN 'machine' ELSE scope END, COUNT(*),"
+		    " printf('%.6f', MIN(ts) / 1e9), printf('%.6f', MAX(ts) / 1e9)"
+		    " FROM counter_sample GROUP BY source, scope ORDER BY source, scope",
+		    "none (this source has no counters; `vmscope record` samples them)");
+	show_simple(sql, "sysctls", "SELECT name || ' = ' || value FROM sysctl ORDER BY name",
+		    "not recorded");
+	show_simple(sql, "tasks with most events (pid, comm, events)",
+		    "SELECT pid, quote(comm), events FROM task ORDER BY events DESC LIMIT 8", "none");
+out:
+	vms_db_close(db);
+	return rc;
+}

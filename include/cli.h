@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cli.h - what the subcommands (cmd-*.c) share: the command entry points,
+ * reporting at the edge, and the option parsing helpers. Only cmd-*.c and
+ * main.c include this; the library never prints.
+ */
+#ifndef VMS_CLI_H
+#define VMS_CLI_H
+
+#include <stdio.h>
+
+/* Exit codes: 0 success, 1 failure, 2 usage error. */
+#define EXIT_USAGE 2
+
+int cmd_import(int argc, const char **argv);
+int cmd_info(int argc, const char **argv);
+
+/* Name of the running subcommand, for message prefixes. */
+extern const char *cli_command;
+
+/* Print "vmscope CMD: error: ..." on stderr. Return: 1 (the failure exit code). */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print the library's last error. Return: 1. */
+int error_last(void);
+/* Print "vmscope CMD: ..." on stderr (notes, summaries). */
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print usage on stderr with an error line. Return: EXIT_USAGE. */
+int usage_error(const char *usage, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Is @arg one of -h, --help? */
+int is_help(const char *arg);
+/* Print @usage on stdout (asked-for help). Return: 0. */
+int show_help(const char *usage);
+
+#endif

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vms.h - the public interface of libvms, the library behind every vmscope
+ * subcommand (record/import -> replay -> analyze -> plots).
+ *
+ * Invariants:
+ *  - The library never prints to stdout and never exits. A failing function
+ *    returns -1 (or NULL) after storing a message with vms_error(); the
+ *    command that called it reports vms_last_error() once, at the edge.
+ *  - Warnings that must reach the user but do not stop the work go through
+ *    vms_warning(), which the CLI prints on stderr.
+ *  - A database holds one run. Every event table shares the leading columns
+ *    (seq, ts, cpu, pid); seq is unique across all event tables of a run.
+ *
+ * Protocol of a writer (import, record):
+ *  1. vms_db_create() a new database file: schema applied, run.status set
+ *     to 'importing' or 'recording'.
+ *  2. vms_sink_new(), then for each event vms_sink_begin(), field setters,
+ *     vms_sink_end().
+ *  3. vms_sink_finish() writes tasks and counts, vms_db_finish() adds the
+ *     indexes and sets run.status to 'complete' or 'incomplete'.
+ */
+#ifndef VMS_H
+#define VMS_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define VMS_VERSION "0.1.0"
+#define VMS_SCHEMA_VERSION 1
+#define VMS_APPLICATION_ID 0x766d7363 /* 'vmsc' */
+
+/* --- errors (lib/error.c) --- */
+
+/**
+ * vms_error() - store the message of the current failure
+ * @fmt: printf format, lowercase, no final period, quote the subject
+ *
+ * Return: -1, so that `return vms_error(...)` reads naturally.
+ */
+int vms_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Return: the last stored message ("" if none); must *not* be freed. */
+const char *vms_last_error(void);
+/* Report a problem that does not stop the work; the CLI prints it on stderr. */
+void vms_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* --- database (lib/db.c) --- */
+
+struct sqlite3;
+struct vms_db;
+
+enum vms_open_flags {
+	VMS_OPEN_READONLY = (1 << 0),	/* analyzers: never write */
+	VMS_OPEN_ANY_STATUS = (1 << 1),	/* accept a run that is not 'complete' without a warning */
+};
+
+/**
+ * vms_db_create() - create a new vmscope database
+ * @path: file to create; an existing file is an error unless @overwrite
+ * @overwrite: replace an existing file
+ * @source_kind: value for run.source_kind
+ *
+ * Return: handle (caller frees with vms_db_close()), or NULL with vms_error set.
+ */
+struct vms_db *vms_db_create(const char *path, int overwrite, const char *source_kind);
+/**
+ * vms_db_open() - open an existing vmscope database and check its schema version
+ * Return: handle (caller frees with vms_db_close()), or NULL with vms_error set.
+ */
+struct vms_db *vms_db_open(const char *path, int flags);
+void vms_db_close(struct vms_db *db);
+/* Return: the sqlite handle; must *not* be closed by the caller. */
+struct sqlite3 *vms_db_sql(struct vms_db *db);
+const char *vms_db_path(const struct vms_db *db);
+/* Run SQL that returns no rows. Return: 0 or -1. */
+int vms_db_exec(struct vms_db *db, const char *sql);
+/* Set one column of the run row to text (NULL allowed) or an integer. */
+int vms_db_set_run_text(struct vms_db *db, const char *column, const char *value);
+int vms_db_set_run_int(struct vms_db *db, const char *column, long long value);
+/**
+ * vms_db_finish() - add indexes, set run.status and finished_at, commit
+ * @detail: NULL for a complete run, else why it is incomplete
+ */
+int vms_db_finish(struct vms_db *db, const char *detail);
+
+/* --- the event sink: writes decoded events into the typed tables (lib/sink.c) --- */
+
+struct vms_sink;
+struct vms_table;
+
+struct vms_sink *vms_sink_new(struct vms_db *db);
+void vms_sink_free(struct vms_sink *sink);
+/**
+ * vms_sink_table() - the table that stores @event
+ * Return: the typed table, or the generic table for an unknown event;
+ * never NULL; must *not* be freed.
+ */
+struct vms_table *vms_sink_table(struct vms_sink *sink, const char *event);
+/* Return: 1 when @table is the generic table (fields go to JSON). */
+int vms_table_is_generic(const struct vms_table *table);
+const char *vms_table_name(const struct vms_table *table);
+/**
+ * vms_table_column() - column that stores field (or text label) @name
+ * Return: column index, or -1 when the table has no such column.
+ */
+int vms_table_column(const struct vms_table *table, const char *name);
+int vms_table_columns(const struct vms_table *table);
+const char *vms_table_column_name(const struct vms_table *table, int col);
+/* Return: 1 when the column holds text (TEXT affinity). */
+int vms_table_column_is_text(const struct vms_table *table, int col);
+
+/* Start a row of @table. @system may be NULL (text traces). */
+void vms_sink_begin(struct vms_sink *sink, struct vms_table *table, const char *system,
+		    const char *event, uint64_t ts, int cpu, int pid);
+void vms_sink_set_int(struct vms_sink *sink, int col, long long value);
+void vms_sink_set_text(struct vms_sink *sink, int col, const char *text, size_t len);
+/* Add a field the table has no column for to the row's JSON (extra/fields). */
+void vms_sink_extra_int(struct vms_sink *sink, const char *key, long long value);
+void vms_sink_extra_text(struct vms_sink *sink, const char *key, const char *text, size_t len);
+/* Generic table only: the printed payload. */
+void vms_sink_set_payload(struct vms_sink *sink, const char *text, size_t len);
+/**
+ * vms_sink_set_from_text() - store a field given as printed text
+ * @key: field name or text label (aliases resolved)
+ *
+ * Numbers are read in decimal or 0x hex, 'M:m' device numbers converted,
+ * names mapped through the column's vocabulary; a key with no column goes to
+ * the row's JSON.
+ * Return: 0, or -1 with vms_error set when the value does not fit the column.
+ */
+int vms_sink_set_from_text(struct vms_sink *sink, const char *key, size_t keylen,
+			   const char *value, size_t vallen);
+/* Insert the row. Return: 0 or -1. */
+int vms_sink_end(struct vms_sink *sink);
+/* Drop the row begun last (decoding failed). */
+void vms_sink_abandon(struct vms_sink *sink);
+
+void vms_sink_task(struct vms_sink *sink, int pid, const char *comm, size_t len, uint64_t ts);
+/* @count < 0: unknown; @ts == 0: unknown; @cpu < 0: unknown. */
+int vms_sink_lost(struct vms_sink *sink, int cpu, uint64_t ts, long long count, const char *source);
+int vms_sink_import_error(struct vms_sink *sink, long long line, long long offset,
+			  const char *reason, const char *text, size_t len);
+/* Counters kept while writing. */
+uint64_t vms_sink_events(const struct vms_sink *sink);
+uint64_t vms_sink_errors(const struct vms_sink *sink);
+uint64_t vms_sink_lost_total(const struct vms_sink *sink);
+/* Write tasks, first/last timestamps and the event count to the database. */
+int vms_sink_finish(struct vms_sink *sink);
+/* Print "  N  event" lines of the events written, most frequent first. */
+void vms_sink_print_counts(const struct vms_sink *sink, void (*out)(const char *line));
+
+/* --- input files (lib/input.c) --- */
+
+struct vms_input;
+
+/**
+ * vms_input_open() - open a file, decompressing gzip, zstd or xz transparently
+ * Return: handle (caller frees with vms_input_close()), or NULL with vms_error set.
+ */
+struct vms_input *vms_input_open(const char *path);
+void vms_input_close(struct vms_input *in);
+/* Return: 'none', 'gzip', 'zstd' or 'xz'. */
+const char *vms_input_compression(const struct vms_input *in);
+/* Read up to @len bytes. Return: bytes read, 0 at end, -1 on error (vms_error set). */
+long vms_input_read(struct vms_input *in, void *buf, size_t len);
+/* Bytes of compressed input consumed so far and the file's size (for progress). */
+uint64_t vms_input_raw_pos(const struct vms_input *in);
+uint64_t vms_input_raw_size(const struct vms_input *in);
+/**
+ * vms_input_getline() - next line without its newline
+ * @len: out, length of the line
+ * @had_newline: out, 0 when the file ended without a newline (truncated line)
+ * Return: pointer to the line (valid until the next call), NULL at end or on
+ * error (vms_error set and *len == (size_t)-1 on error).
+ */
+const char *vms_input_getline(struct vms_input *in, size_t *len, int *had_newline);
+/* Bytes of decompressed input consumed so far (start of the line last returned). */
+uint64_t vms_input_line_offset(const struct vms_input *in);
+/**
+ * vms_input_peek() - the first bytes of the (decompressed) input, without consuming
+ * Return: number of bytes available in *@data (at most @len).
+ */
+size_t vms_input_peek(struct vms_input *in, const unsigned char **data, size_t len);
+
+/* --- progress on stderr (lib/progress.c) --- */
+
+struct vms_progress;
+/* @what: e.g. "importing trace.dat"; shown only for long work. */
+struct vms_progress *vms_progress_new(const char *what);
+void vms_progress_update(struct vms_progress *p, uint64_t done, uint64_t total, uint64_t events);
+void vms_progress_done(struct vms_progress *p);
+
+/* --- misc (lib/util.c) --- */
+
+/* Return: seconds on CLOCK_MONOTONIC. */
+double vms_now(void);
+/* Return: UTC time as ISO 8601 in a static buffer. */
+const char *vms_utc_now(void);
+/**
+ * vms_json_append_string() - append @s as a JSON string literal (quoted, escaped)
+ * Return: 0 or -1 on allocation failure.
+ */
+struct vms_buf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+int vms_buf_add(struct vms_buf *b, const char *s, size_t len);
+int vms_buf_addf(struct vms_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void vms_buf_reset(struct vms_buf *b);
+void vms_buf_release(struct vms_buf *b);
+int vms_json_append_string(struct vms_buf *b, const char *s, size_t len);
+
+#endif /* VMS_H */

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * db.c - create and open vmscope databases. The DDL comes only from the
+ * schema/NNN-name.sql files, embedded at build time (lib/schema-sql.h). A database
+ * is recognised by its application_id and its schema version by
+ * user_version; any other file or version is refused with a clear message,
+ * never read half-right.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "vms.h"
+#include "schema-sql.h"
+
+struct vms_db {
+	sqlite3 *sql;
+	char *path;
+	int writing;		/* a transaction is open for an import or recording */
+};
+
+static int sql_error(struct vms_db *db, const char *what)
+{
+	return vms_error("%s: %s: %s", db->path, what, sqlite3_errmsg(db->sql));
+}
+
+int vms_db_exec(struct vms_db *db, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db->sql, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		vms_error("%s: %s", db->path, msg ? msg : sqlite3_errmsg(db->sql));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static struct vms_db *db_alloc(const char *path)
+{
+	struct vms_db *db = calloc(1, sizeof(*db));
+
+	if (!db || !(db->path = strdup(path))) {
+		free(db);
+		vms_error("out of memory");
+		return NULL;
+	}
+	return db;
+}
+
+void vms_db_close(struct vms_db *db)
+{
+	if (!db)
+		return;
+	if (db->writing)
+		sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL);
+	sqlite3_close(db->sql);
+	free(db->path);
+	free(db);
+}
+
+struct sqlite3 *vms_db_sql(struct vms_db *db)
+{
+	return db->sql;
+}
+
+const char *vms_db_path(const struct vms_db *db)
+{
+	return db->path;
+}
+
+static int apply_schema(struct vms_db *db, int at_finish)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(schema_files) / sizeof(schema_files[0]); i++) {
+		if (schema_files[i].at_finish != at_finish)
+			continue;
+		if (vms_db_exec(db, schema_files[i].sql))
+			return vms_error("%s (in schema file %s)", vms_last_error(),
+					 schema_files[i].name);
+	}
+	return 0;
+}
+
+struct vms_db *vms_db_create(const char *path, int overwrite, const char *source_kind)
+{
+	struct vms_db *db;
+	struct stat st;
+	char sql[256];
+
+	if (!overwrite && stat(path, &st) == 0) {
+		vms_error("'%s' already exists (use --force to replace it)", path);
+		return NULL;
+	}
+	if (overwrite && unlink(path) && errno != ENOENT) {
+		vms_error("cannot replace '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	/* Leftovers of an earlier database of that name would be misread. */
+	for (const char *sfx = "-journal"; sfx; sfx = strcmp(sfx, "-journal") ? NULL : "-wal") {
+		char aux[4096];
+
+		snprintf(aux, sizeof(aux), "%s%s", path, sfx);
+		unlink(aux);
+	}
+	db = db_alloc(path);
+	if (!db)
+		return NULL;
+	if (sqlite3_open_v2(path, &db->sql, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)) {
+		vms_error("cannot create '%s': %s", path, sqlite3_errmsg(db->sql));
+		goto err;
+	}
+	snprintf(sql, sizeof(sql),
+		 "PRAGMA application_id = %d; PRAGMA user_version = %d;"
+		 "PRAGMA journal_mode = %s; PRAGMA synchronous = OFF;",
+		 VMS_APPLICATION_ID, VMS_SCHEMA_VERSION,
+		 /* an import can be re-run; a recording must survive a crash */
+		 strcmp(source_kind, "live") ? "OFF" : "WAL");
+	if (vms_db_exec(db, sql) || vms_db_exec(db, "BEGIN") )
+		goto err;
+	db->writing = 1;
+	if (apply_schema(db, 0))
+		goto err;
+	{
+		sqlite3_stmt *st_run;
+
+		if (sqlite3_prepare_v2(db->sql,
+				       "INSERT INTO run (id, status, source_kind, tool_version, created_at)"
+				       " VALUES (1, ?, ?, ?, ?)", -1, &st_run, NULL)) {
+			sql_error(db, "cannot write the run row");
+			goto err;
+		}
+		sqlite3_bind_text(st_run, 1, strcmp(source_kind, "live") ? "importing" : "recording",
+				  -1, SQLITE_STATIC);
+		sqlite3_bind_text(st_run, 2, source_kind, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st_run, 3, VMS_VERSION, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st_run, 4, vms_utc_now(), -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(st_run) != SQLITE_DONE) {
+			sql_error(db, "cannot write the run row");
+			sqlite3_finalize(st_run);
+			goto err;
+		}
+		sqlite3_finalize(st_run);
+	}
+	return db;
+err:
+	vms_db_close(db);
+	return NULL;
+}
+
+static int query_int(struct vms_db *db, const char *sql, long long *out)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	rc = sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+struct vms_db *vms_db_open(const char *path, int flags)
+{
+	int oflags = (flags & VMS_OPEN_READONLY) ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+	long long app = 0, ver = 0;
+	struct vms_db *db;
+	sqlite3_stmt *st;
+
+	if (access(path, R_OK)) {
+		vms_error("cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	db = db_alloc(path);
+	if (!db)
+		return NULL;
+	if (sqlite3_open_v2(path, &db->sql, oflags, NULL)) {
+		vms_error("cannot open '%s': %s", path, sqlite3_errmsg(db->sql));
+		goto err;
+	}
+	if (query_int(db, "PRAGMA application_id", &app)) {
+		vms_error("'%s' is not a database or is corrupt: %s", path, sqlite3_errmsg(db->sql));
+		goto err;
+	}
+	if (app != VMS_APPLICATION_ID) {
+		vms_error("'%s' is an SQLite database but not a vmscope one", path);
+		goto err;
+	}
+	query_int(db, "PRAGMA user_version", &ver);
+	if (ver != VMS_SCHEMA_VERSION) {
+		vms_error("'%s' has schema version %lld; this vmscope (%s) reads version %d",
+			  path, ver, VMS_VERSION, VMS_SCHEMA_VERSION);
+		goto err;
+	}
+	if (sqlite3_prepare_v2(db->sql, "SELECT status, status_detail FROM run WHERE id = 1",
+			       -1, &st, NULL) != SQLITE_OK) {
+		vms_error("'%s' is corrupt: %s", path, sqlite3_errmsg(db->sql));
+		goto err;
+	}
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		vms_error("'%s' has no run row: it is corrupt or was never written", path);
+		goto err;
+	}
+	if (!(flags & VMS_OPEN_ANY_STATUS) &&
+	    strcmp((const char *)sqlite3_column_text(st, 0), "complete")) {
+		const char *detail = (const char *)sqlite3_column_text(st, 1);
+
+		vms_warning("'%s' holds an incomplete run (%s%s%s): numbers may be short", path,
+			    (const char *)sqlite3_column_text(st, 0), detail ? ": " : "",
+			    detail ? detail : "");
+	}
+	sqlite3_finalize(st);
+	return db;
+err:
+	vms_db_close(db);
+	return NULL;
+}
+
+int vms_db_set_run_text(struct vms_db *db, const char *column, const char *value)
+{
+	sqlite3_stmt *st;
+	char sql[128];
+	int rc;
+
+	snprintf(sql, sizeof(sql), "UPDATE run SET \"%s\" = ? WHERE id = 1", column);
+	if (sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL))
+		return sql_error(db, "cannot update the run row");
+	sqlite3_bind_text(st, 1, value, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sql_error(db, "cannot update the run row");
+}
+
+int vms_db_set_run_int(struct vms_db *db, const char *column, long long value)
+{
+	sqlite3_stmt *st;
+	char sql[128];
+	int rc;
+
+	snprintf(sql, sizeof(sql), "UPDATE run SET \"%s\" = ? WHERE id = 1", column);
+	if (sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL))
+		return sql_error(db, "cannot update the run row");
+	sqlite3_bind_int64(st, 1, value);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sql_error(db, "cannot update the run row");
+}
+
+int vms_db_finish(struct vms_db *db, const char *detail)
+{
+	if (apply_schema(db, 1))
+		return -1;
+	if (vms_db_set_run_text(db, "status", detail ? "incomplete" : "complete") ||
+	    vms_db_set_run_text(db, "status_detail", detail) ||
+	    vms_db_set_run_text(db, "finished_at", vms_utc_now()))
+		return -1;
+	if (db->writing) {
+		if (vms_db_exec(db, "COMMIT"))
+			return -1;
+		db->writing = 0;
+	}
+	/* Leave a single self-contained file behind. */
+	return vms_db_exec(db, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE;");
+}

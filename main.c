@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - the vmscope command: the one table of subcommands, shared setup,
+ * and the exit status. Each subcommand lives in its own cmd-*.c file under
+ * record/, replay/ or analyze/.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vms.h"
+#include "cli.h"
+
+const char *cli_command = "";
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "import", cmd_import, "import a trace-cmd .dat file or a text trace into a database" },
+	{ "info", cmd_info, "show what a database holds: source, kernel, span, events, losses" },
+};
+
+static const char *const not_yet[][2] = {
+	{ "record", "live recording (issue 3)" },
+	{ "report", "the analyzers (issue 4)" },
+	{ "compare", "before/after tables (issue 4)" },
+	{ "plot", "gnuplot figures (issue 5)" },
+	{ "replay", "policy replay (issue 6)" },
+};
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: vmscope <command> [<args>]\n\n"
+		"vmscope %s: Linux memory-reclaim forensics from vmscan/writeback traces.\n\n"
+		"Commands:\n", VMS_VERSION);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "   %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\nNot built yet:\n");
+	for (i = 0; i < sizeof(not_yet) / sizeof(not_yet[0]); i++)
+		fprintf(out, "   %-10s %s\n", not_yet[i][0], not_yet[i][1]);
+	fprintf(out, "\nRun 'vmscope <command> --help' for a command's options; "
+		"docs/ has a page per command.\n");
+}
+
+static void vprefix(const char *kind, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "vmscope%s%s: %s", *cli_command ? " " : "", cli_command, kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprefix("error: ", fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+int error_last(void)
+{
+	return error("%s", vms_last_error());
+}
+
+void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprefix("", fmt, ap);
+	va_end(ap);
+}
+
+void vms_warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprefix("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+int usage_error(const char *usage_text, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprefix("error: ", fmt, ap);
+	va_end(ap);
+	fputs(usage_text, stderr);
+	return EXIT_USAGE;
+}
+
+int is_help(const char *arg)
+{
+	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
+}
+
+int show_help(const char *usage_text)
+{
+	fputs(usage_text, stdout);
+	return 0;
+}
+
+int main(int argc, const char **argv)
+{
+	size_t i;
+	int rc;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (is_help(argv[1]) || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("vmscope %s (schema %d)\n", VMS_VERSION, VMS_SCHEMA_VERSION);
+		return 0;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		cli_command = commands[i].name;
+		rc = commands[i].fn(argc - 1, argv + 1);
+		if (fflush(stdout) || ferror(stdout)) {
+			error("cannot write to standard output: %s", strerror(errno));
+			return 1;
+		}
+		return rc;
+	}
+	for (i = 0; i < sizeof(not_yet) / sizeof(not_yet[0]); i++)
+		if (!strcmp(argv[1], not_yet[i][0])) {
+			fprintf(stderr, "vmscope: '%s' is not built yet: %s\n", argv[1], not_yet[i][1]);
+			return 1;
+		}
+	fprintf(stderr, "vmscope: '%s' is not a command (see 'vmscope --help')\n", argv[1]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0
+# test-lib.sh - sourced by every tests/tNNNN-*.sh script. Gives TAP output,
+# test_expect_success, prerequisites (ROOT, TRACEFS, MEMCG, TRACE_CMD,
+# SQLITE3), a scratch directory, and cleanup on every exit path.
+#
+#   . "$(dirname "$0")/test-lib.sh"
+#   test_expect_success 'what it checks' '
+#           commands...
+#   '
+#   test_done
+#
+# Numbering: 0xxx core and schema, 1xxx record/import, 2xxx replay,
+# 3xxx analyze, 4xxx plots.
+
+set -u
+TEST_NAME=$(basename "$0" .sh)
+TEST_DIRECTORY=$(cd "$(dirname "$0")" && pwd)
+SRC_DIR=$(cd "$TEST_DIRECTORY/.." && pwd)
+VMSCOPE="$SRC_DIR/vmscope"
+if [ -n "${VMSCOPE_VALGRIND:-}" ]; then
+	VMSCOPE="valgrind -q --error-exitcode=99 --leak-check=full $VMSCOPE"
+fi
+export VMSCOPE
+TRASH="$SRC_DIR/tests/trash/$TEST_NAME"
+rm -rf "$TRASH"
+mkdir -p "$TRASH"
+cd "$TRASH" || exit 1
+
+test_count=0
+test_failed=0
+test_skipped=0
+_cleanups=""
+
+vmscope() {
+	$VMSCOPE "$@"
+}
+
+# test_cleanup CMD: run CMD when the script exits (last registered runs first).
+test_cleanup() {
+	_cleanups="$1
+$_cleanups"
+}
+
+_run_cleanups() {
+	local IFS='
+'
+	for c in $_cleanups; do
+		eval "$c" >/dev/null 2>&1 || true
+	done
+	_cleanups=""
+}
+trap '_run_cleanups' EXIT
+trap '_run_cleanups; exit 130' INT TERM
+
+_prereq_ok() {
+	case "$1" in
+	ROOT) [ "$(id -u)" = 0 ] ;;
+	TRACEFS)
+		[ -d /sys/kernel/tracing/events ] ||
+			{ [ "$(id -u)" = 0 ] && mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null &&
+				[ -d /sys/kernel/tracing/events ]; } ;;
+	MEMCG) [ -d /sys/fs/cgroup/memory ] && [ -w /sys/fs/cgroup/memory ] ||
+		[ -f /sys/fs/cgroup/cgroup.controllers ] ;;
+	TRACE_CMD) command -v trace-cmd >/dev/null 2>&1 ;;
+	SQLITE3) command -v sqlite3 >/dev/null 2>&1 ;;
+	GNUPLOT) command -v gnuplot >/dev/null 2>&1 ;;
+	*) echo "# unknown prerequisite $1" >&2; return 1 ;;
+	esac
+}
+
+# test_expect_success [PREREQS] 'title' 'body'
+test_expect_success() {
+	local prereq="" title body p
+	if [ $# = 3 ]; then prereq=$1; shift; fi
+	title=$1
+	body=$2
+	test_count=$((test_count + 1))
+	for p in $(echo "$prereq" | tr ',' ' '); do
+		if ! _prereq_ok "$p"; then
+			test_skipped=$((test_skipped + 1))
+			echo "ok $test_count # skip $title (missing $p)"
+			return 0
+		fi
+	done
+	if (set -e; eval "$body") >"$TRASH/.out" 2>&1; then
+		echo "ok $test_count - $title"
+	else
+		test_failed=$((test_failed + 1))
+		echo "not ok $test_count - $title"
+		sed 's/^/#   /' "$TRASH/.out" | tail -40
+	fi
+}
+
+# Helpers for bodies.
+test_cmp() { diff -u "$1" "$2"; }
+# sql DB QUERY: print the query's result.
+sql() { sqlite3 -batch "$1" "$2"; }
+# test_must_fail CMD...: CMD must exit 1 (not crash, not succeed).
+test_must_fail() {
+	local rc=0
+	"$@" || rc=$?
+	if [ $rc = 0 ]; then echo "expected failure, got success: $*"; return 1; fi
+	if [ $rc -gt 2 ]; then echo "expected exit 1, got $rc: $*"; return 1; fi
+	return 0
+}
+# assert_eq GOT WANT [WHAT]
+assert_eq() {
+	if [ "$1" != "$2" ]; then echo "${3:-value}: got '$1', want '$2'"; return 1; fi
+}
+
+test_done() {
+	_run_cleanups
+	echo "1..$test_count"
+	echo "# $TEST_NAME: $((test_count - test_failed - test_skipped)) passed, $test_failed failed, $test_skipped skipped"
+	[ $test_failed = 0 ]
+}
