@@ -45,7 +45,7 @@ endif
 DEP_PKGS = libtracecmd:libtracecmd-dev libtracefs:libtracefs-dev \
 	   libtraceevent:libtraceevent-dev sqlite3:libsqlite3-dev zlib:zlib1g-dev \
 	   libzstd:libzstd-dev liblzma:liblzma-dev
-ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
+ifeq ($(filter deps clean check demo,$(MAKECMDGOALS)),)
 DEP_MISSING := $(strip $(foreach d,$(DEP_PKGS),$(if $(shell $(PKG_CONFIG) --exists $(firstword $(subst :, ,$(d))) && echo y),,$(d))))
 ifneq ($(DEP_MISSING),)
 $(error missing libraries: $(foreach d,$(DEP_MISSING),$(firstword $(subst :, ,$(d))) (Debian package $(lastword $(subst :, ,$(d))))). Run 'make deps' as root to install them)
@@ -101,9 +101,23 @@ tests/unit/%: tests/unit/%.o libvms.a
 lib: libvms.a
 test-tools: $(UNIT_TESTS)
 
-# The README's test command: builds everything and runs every test.
-check: all $(UNIT_TESTS)
+# The README's two commands. Both install missing Debian packages first
+# (scripts/install-deps.sh, quick when nothing is missing), then build.
+check:
+	@sh scripts/install-deps.sh
+	@$(MAKE) --no-print-directory test-run
+
+demo:
+	@sh scripts/install-deps.sh
+	@$(MAKE) --no-print-directory demo-run
+
+test-run: all $(UNIT_TESTS)
 	@sh tests/run-all.sh
+
+SAMPLE = samples/traces/memcg-fileread.dat
+demo-run: all
+	./vmscope import -f -o sample.db $(SAMPLE)
+	./vmscope info sample.db
 
 test: check
 
@@ -131,6 +145,6 @@ clean:
 	find . -name '*.o' -o -name '*.d' | xargs rm -f
 	rm -rf tests/trash
 
-.PHONY: all lib test-tools check test test-mem bench deps install uninstall clean
+.PHONY: all lib test-tools check demo test-run demo-run test test-mem bench deps install uninstall clean
 
 -include $(shell find . -name '*.d' 2>/dev/null)

@@ -74,6 +74,7 @@ struct vms_sink {
 	struct strmap tasks;		/* "pid comm" -> struct task * */
 	struct vms_table *generic;
 	struct vms_table *row;		/* table of the row being built, NULL if none */
+	struct strmap_entry *row_count;	/* its entry in counts */
 	struct vms_buf json;		/* extra fields of the row being built */
 	int json_fields;
 	uint64_t seq;
@@ -427,13 +428,8 @@ void vms_sink_begin(struct vms_sink *s, struct vms_table *t, const char *system,
 		sqlite3_bind_text(st, t->event_col + 1, event, -1, SQLITE_TRANSIENT);
 	if (t->system_col >= 0 && system)
 		sqlite3_bind_text(st, t->system_col + 1, system, -1, SQLITE_TRANSIENT);
-	/* remember the event name for the counts */
-	{
-		struct strmap_entry *e = strmap_get(&s->counts, event, strlen(event));
-
-		if (e)
-			e->value = (void *)((uintptr_t)e->value + 1);
-	}
+	/* counted when the row is stored, see vms_sink_end() */
+	s->row_count = strmap_get(&s->counts, event, strlen(event));
 	if (ts < s->first_ts)
 		s->first_ts = ts;
 	if (ts > s->last_ts)
@@ -603,6 +599,8 @@ int vms_sink_end(struct vms_sink *s)
 	s->row = NULL;
 	if (sqlite3_step(t->insert) != SQLITE_DONE)
 		return sql_fail(s, "cannot store an event");
+	if (s->row_count)
+		s->row_count->value = (void *)((uintptr_t)s->row_count->value + 1);
 	s->seq++;
 	s->events++;
 	return 0;
@@ -762,7 +760,7 @@ void vms_sink_print_counts(const struct vms_sink *s, void (*out)(const char *lin
 	if (!rows)
 		return;
 	for (i = 0; i < s->counts.size; i++)
-		if (s->counts.slots[i].key) {
+		if (s->counts.slots[i].key && s->counts.slots[i].value) {
 			rows[n].name = s->counts.slots[i].key;
 			rows[n++].n = (uintptr_t)s->counts.slots[i].value;
 		}

@@ -74,6 +74,7 @@ struct dat_ctx {
 	int failed;			/* a sink or allocation failure: stop */
 	uint64_t records;
 	uint64_t last_ts;		/* of the last record read, for error messages */
+	int buffers;			/* top buffer plus instance buffers read */
 };
 
 static void free_decoder(struct decoder *d)
@@ -274,13 +275,13 @@ static int store_record(struct tracecmd_input *handle, struct tep_record *rec, i
 	struct decoder *d;
 	int id, pid, i;
 
-	(void)handle;
+	ctx->tep = tracecmd_get_tep(handle);
 	ctx->records++;
 	ctx->last_ts = rec->ts;
 	if ((ctx->records & 0x3ffff) == 0)
 		vms_progress_update(ctx->progress, rec->offset, 0, ctx->records);
 	if (rec->missed_events &&
-	    vms_sink_lost(ctx->sink, cpu, rec->ts, rec->missed_events > 0 ? rec->missed_events : -1,
+	    vms_sink_lost(ctx->sink, rec->cpu, rec->ts, rec->missed_events > 0 ? rec->missed_events : -1,
 			  "ring-buffer"))
 		goto fail;
 	id = tep_data_type(ctx->tep, rec);
@@ -288,7 +289,7 @@ static int store_record(struct tracecmd_input *handle, struct tep_record *rec, i
 	if (!d) {
 		char why[96];
 
-		snprintf(why, sizeof(why), "record of unknown event id %d on cpu %d", id, cpu);
+		snprintf(why, sizeof(why), "record of unknown event id %d on cpu %d", id, rec->cpu);
 		ctx->bad++;
 		import_report_bad(ctx->opt, ctx->bad, -1, why);
 		if (vms_sink_import_error(ctx->sink, -1, (long long)rec->offset, why, NULL, 0))
@@ -296,7 +297,7 @@ static int store_record(struct tracecmd_input *handle, struct tep_record *rec, i
 		return 0;
 	}
 	pid = tep_data_pid(ctx->tep, rec);
-	vms_sink_begin(ctx->sink, d->table, d->event->system, d->event->name, rec->ts, cpu, pid);
+	vms_sink_begin(ctx->sink, d->table, d->event->system, d->event->name, rec->ts, rec->cpu, pid);
 	for (i = 0; i < d->nfields; i++) {
 		struct bound_field *b = &d->fields[i];
 		const char *s;
@@ -487,6 +488,36 @@ static void on_fault(int sig)
 }
 
 /*
+ * Read the top buffer and every instance buffer (trace-cmd record -B), merged
+ * in timestamp order by libtracecmd.
+ */
+static void iterate_all_buffers(struct tracecmd_input *handle, struct dat_ctx *ctx)
+{
+	int n = tracecmd_buffer_instances(handle), i, used = 1;
+	struct tracecmd_input **handles = calloc(n + 1, sizeof(*handles));
+
+	if (!handles) {
+		tracecmd_iterate_events(handle, NULL, 0, store_record, ctx);
+		return;
+	}
+	handles[0] = handle;
+	for (i = 0; i < n; i++) {
+		struct tracecmd_input *h = tracecmd_buffer_instance_handle(handle, i);
+
+		if (h)
+			handles[used++] = h;
+		else
+			vms_warning("'%s': cannot read buffer '%s'", ctx->opt->display_path,
+				    tracecmd_buffer_instance_name(handle, i));
+	}
+	ctx->buffers = used;
+	tracecmd_iterate_events_multi(handles, used, store_record, ctx);
+	for (i = 1; i < used; i++)
+		tracecmd_close(handles[i]);
+	free(handles);
+}
+
+/*
  * Run tracecmd_open() (when *handle is NULL) or the iteration over all
  * records with faults caught. Return: 0, or the signal that stopped it.
  */
@@ -503,7 +534,7 @@ static int guarded(const char *file, struct tracecmd_input **handle, struct dat_
 		*handle = tracecmd_open(file, TRACECMD_FL_LOAD_NO_PLUGINS |
 					      TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	else if (!sig)
-		tracecmd_iterate_events(*handle, NULL, 0, store_record, ctx);
+		iterate_all_buffers(*handle, ctx);
 	sigaction(SIGSEGV, &old_segv, NULL);
 	sigaction(SIGBUS, &old_bus, NULL);
 	return sig;

@@ -1,0 +1,29 @@
+#!/bin/sh
+# install-deps.sh - `make deps`: install the Debian packages vmscope needs to
+# build, test and plot, when they are missing. Quiet and quick when nothing is
+# missing, so `make check` and `make demo` can run it every time.
+set -u
+PKGS="gcc make pkg-config libtracefs-dev libtraceevent-dev libtracecmd-dev libsqlite3-dev
+zlib1g-dev libzstd-dev liblzma-dev sqlite3 gnuplot-nox trace-cmd gzip zstd xz-utils"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+	echo "vmscope: missing packages:$missing; install them (Debian names) with your package manager" >&2
+	exit 1
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "vmscope: missing packages:$missing" >&2
+	echo "vmscope: run 'sudo make deps' (or: sudo apt-get install$missing)" >&2
+	exit 1
+fi
+echo "vmscope: installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2 || { echo "vmscope: apt-get update failed" >&2; exit 1; }
+# shellcheck disable=SC2086
+apt-get install -y -qq $missing >&2 || { echo "vmscope: apt-get install failed" >&2; exit 1; }
