@@ -66,6 +66,7 @@ LIB_OBJS += lib/progress.o
 LIB_OBJS += lib/sink.o
 LIB_OBJS += lib/strmap.o
 LIB_OBJS += lib/util.o
+LIB_OBJS += record/decode.o
 LIB_OBJS += record/import-dat.o
 LIB_OBJS += record/import-text.o
 LIB_OBJS += record/text-line.o

@@ -1,18 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * import-dat.c - import a trace-cmd .dat file through libtracecmd, decoding
- * every field by name with the event formats saved in the file itself, so
- * that each kernel's layout (field sizes, renamed fields) is read as that
- * kernel wrote it.
- *
- * How it works: for each event id a decoder is built once: every field of
- * the format is bound to a column of the event's table (by name or alias),
- * or to the row's `extra` JSON. Numbers are read straight from the record.
- * Columns the schema keeps as text but the kernel stores as numbers (gfp
- * flag names, writeback reasons, shrinker symbols) are rendered by
- * libtraceevent with the file's own print format and read back by the text
- * payload parser; the rendering is cached per raw value, since these values
- * repeat, which keeps the import well ahead of `trace-cmd report`.
+ * import-dat.c - import a trace-cmd .dat file through libtracecmd. Records
+ * are decoded by field name with the event formats saved in the file itself
+ * (decode.c), so that each kernel's layout (field sizes, renamed fields) is
+ * read as that kernel wrote it. This file adds what is particular to .dat
+ * files: run information, per-CPU statistics, every buffer instance, and
+ * surviving files that are cut short.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -28,8 +21,7 @@
 
 #include "vms.h"
 #include "import.h"
-#include "text.h"
-#include "../lib/strmap.h"
+#include "decode.h"
 
 /* Exported by libtracecmd but declared only in its private header. */
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
@@ -39,355 +31,39 @@ int tracecmd_cpus(struct tracecmd_input *handle);
 int tracecmd_page_size(struct tracecmd_input *handle);
 off64_t tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
 
-enum field_kind {
-	FK_NUM,		/* integer read from the record */
-	FK_STR,		/* char array or __data_loc string */
-	FK_RENDER,	/* text column of a numeric field: symbolic rendering */
-	FK_HEX,		/* other arrays: stored as hex bytes in extra */
-};
-
-struct bound_field {
-	struct tep_format_field *f;
-	enum field_kind kind;
-	int col;		/* column, or -1: goes to extra */
-	struct strmap cache;	/* FK_RENDER: raw value -> rendered text */
-};
-
-struct decoder {
-	struct tep_event *event;
-	struct vms_table *table;
-	struct bound_field *fields;
-	int nfields;
-};
-
 struct dat_ctx {
-	struct tep_handle *tep;
 	struct vms_sink *sink;
+	struct record_decoder *decoder;
 	const struct import_options *opt;
-	struct decoder **decoders;	/* indexed by event id */
-	int ndecoders;
-	struct trace_seq seq;
 	struct vms_progress *progress;
 	unsigned long long bad;
-	int last_pid;
-	const char *last_comm;		/* comm of last_pid, owned by libtraceevent */
 	int failed;			/* a sink or allocation failure: stop */
 	uint64_t records;
 	uint64_t last_ts;		/* of the last record read, for error messages */
 	int buffers;			/* top buffer plus instance buffers read */
 };
 
-static void free_decoder(struct decoder *d)
-{
-	int i;
-
-	if (!d)
-		return;
-	for (i = 0; i < d->nfields; i++)
-		strmap_release(&d->fields[i].cache, free);
-	free(d->fields);
-	free(d);
-}
-
-static int is_char_array(const struct tep_format_field *f)
-{
-	return (f->flags & (TEP_FIELD_IS_STRING | TEP_FIELD_IS_DYNAMIC)) ||
-	       ((f->flags & TEP_FIELD_IS_ARRAY) && f->elementsize == 1 && strstr(f->type, "char"));
-}
-
-static struct decoder *build_decoder(struct dat_ctx *ctx, struct tep_event *ev)
-{
-	struct decoder *d = calloc(1, sizeof(*d));
-	struct tep_format_field *f;
-	int n = 0;
-
-	if (!d)
-		return NULL;
-	d->event = ev;
-	d->table = vms_sink_table(ctx->sink, ev->name);
-	for (f = ev->format.fields; f; f = f->next)
-		n++;
-	d->fields = calloc(n ? n : 1, sizeof(*d->fields));
-	if (!d->fields) {
-		free(d);
-		return NULL;
-	}
-	for (f = ev->format.fields; f; f = f->next) {
-		struct bound_field *b = &d->fields[d->nfields++];
-
-		b->f = f;
-		strmap_init(&b->cache);
-		b->col = vms_table_is_generic(d->table) ? -1 : vms_table_column(d->table, f->name);
-		if (is_char_array(f))
-			b->kind = FK_STR;
-		else if (f->flags & TEP_FIELD_IS_ARRAY)
-			b->kind = FK_HEX;
-		else if (b->col >= 0 && vms_table_column_is_text(d->table, b->col))
-			b->kind = FK_RENDER;
-		else
-			b->kind = FK_NUM;
-		if (b->kind == FK_HEX && b->col >= 0)
-			b->col = -1;
-	}
-	return d;
-}
-
-static struct decoder *decoder_for(struct dat_ctx *ctx, int id)
-{
-	struct tep_event *ev;
-
-	if (id < 0)
-		return NULL;
-	if (id >= ctx->ndecoders) {
-		int n = id + 256;
-		struct decoder **nd = realloc(ctx->decoders, n * sizeof(*nd));
-
-		if (!nd)
-			return NULL;
-		memset(nd + ctx->ndecoders, 0, (n - ctx->ndecoders) * sizeof(*nd));
-		ctx->decoders = nd;
-		ctx->ndecoders = n;
-	}
-	if (ctx->decoders[id])
-		return ctx->decoders[id];
-	ev = tep_find_event(ctx->tep, id);
-	if (!ev)
-		return NULL;
-	ctx->decoders[id] = build_decoder(ctx, ev);
-	return ctx->decoders[id];
-}
-
-static long long read_num(struct dat_ctx *ctx, const struct tep_format_field *f, const void *data)
-{
-	unsigned long long v = tep_read_number(ctx->tep, (const char *)data + f->offset, f->size);
-
-	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
-		int shift = 64 - 8 * f->size;
-
-		return ((long long)(v << shift)) >> shift;
-	}
-	return (long long)v;
-}
-
-static const char *read_str(struct dat_ctx *ctx, const struct tep_format_field *f,
-			    const struct tep_record *rec, size_t *len)
-{
-	const char *data = rec->data;
-	unsigned int off = f->offset, size = f->size;
-
-	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		unsigned int loc = tep_read_number(ctx->tep, data + f->offset, f->size);
-
-		off = loc & 0xffff;
-		size = loc >> 16;
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
-			off += f->offset + f->size;
-	}
-	if (off + size > (unsigned int)rec->size) {
-		*len = 0;
-		return "";
-	}
-	*len = strnlen(data + off, size);
-	return data + off;
-}
-
-struct render_pick {
-	struct decoder *d;
-	int col;
-	const char *val;
-	size_t len;
-};
-
-static int pick_field(void *p, const char *key, size_t keylen, const char *val, size_t vallen)
-{
-	struct render_pick *pick = p;
-	char name[128];
-
-	if (keylen >= sizeof(name))
-		return 0;
-	memcpy(name, key, keylen);
-	name[keylen] = '\0';
-	if (vms_table_column(pick->d->table, name) == pick->col) {
-		pick->val = val;
-		pick->len = vallen;
-		return 1;
-	}
-	return 0;
-}
-
-/* Text of field @b for this record, as the kernel's print format names it. */
-static const char *render(struct dat_ctx *ctx, struct decoder *d, struct bound_field *b,
-			  struct tep_record *rec, size_t *len)
-{
-	unsigned long long raw = tep_read_number(ctx->tep, (char *)rec->data + b->f->offset,
-						 b->f->size);
-	struct strmap_entry *e = strmap_find(&b->cache, (const char *)&raw, sizeof(raw));
-	struct render_pick pick = { d, b->col, NULL, 0 };
-	const char *why;
-	char *copy;
-
-	if (!e) {
-		trace_seq_reset(&ctx->seq);
-		tep_print_event(ctx->tep, &ctx->seq, rec, "%s", TEP_PRINT_INFO);
-		trace_seq_terminate(&ctx->seq);
-		text_payload_parse(d->event->name, strlen(d->event->name), ctx->seq.buffer,
-				   ctx->seq.len, pick_field, &pick, &why);
-		if (pick.val) {
-			copy = strndup(pick.val, pick.len);
-		} else {
-			/* the print format does not show this field: keep the number */
-			copy = malloc(24);
-			if (copy)
-				snprintf(copy, 24, "0x%llx", raw);
-		}
-		e = strmap_get(&b->cache, (const char *)&raw, sizeof(raw));
-		if (!copy || !e) {
-			free(copy);
-			return NULL;
-		}
-		e->value = copy;
-	}
-	*len = strlen(e->value);
-	return e->value;
-}
-
-static void add_hex(struct dat_ctx *ctx, const struct bound_field *b, const struct tep_record *rec)
-{
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = (const unsigned char *)rec->data + b->f->offset;
-	char buf[2 * 256 + 1];
-	int i, n = b->f->size;
-
-	if (n > 256)
-		n = 256;
-	if (b->f->offset + n > rec->size)
-		n = rec->size > b->f->offset ? rec->size - b->f->offset : 0;
-	for (i = 0; i < n; i++) {
-		buf[2 * i] = hex[p[i] >> 4];
-		buf[2 * i + 1] = hex[p[i] & 15];
-	}
-	vms_sink_extra_text(ctx->sink, b->f->name, buf, 2 * n);
-}
-
 static int store_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *p)
 {
 	struct dat_ctx *ctx = p;
-	struct decoder *d;
-	int id, pid, i;
+	int rc;
 
-	ctx->tep = tracecmd_get_tep(handle);
 	ctx->records++;
 	ctx->last_ts = rec->ts;
 	if ((ctx->records & 0x3ffff) == 0)
 		vms_progress_update(ctx->progress, rec->offset, 0, ctx->records);
-	if (rec->missed_events &&
-	    vms_sink_lost(ctx->sink, rec->cpu, rec->ts, rec->missed_events > 0 ? rec->missed_events : -1,
-			  "ring-buffer"))
-		goto fail;
-	id = tep_data_type(ctx->tep, rec);
-	d = decoder_for(ctx, id);
-	if (!d) {
-		char why[96];
-
-		snprintf(why, sizeof(why), "record of unknown event id %d on cpu %d", id, rec->cpu);
+	rc = record_decoder_store(ctx->decoder, tracecmd_get_tep(handle), rec);
+	if (rc == 1) {
 		ctx->bad++;
-		import_report_bad(ctx->opt, ctx->bad, -1, why);
-		if (vms_sink_import_error(ctx->sink, -1, (long long)rec->offset, why, NULL, 0))
-			goto fail;
-		return 0;
+		import_report_bad(ctx->opt, ctx->bad, -1, vms_last_error());
+		rc = vms_sink_import_error(ctx->sink, -1, (long long)rec->offset, vms_last_error(),
+					   NULL, 0);
 	}
-	pid = tep_data_pid(ctx->tep, rec);
-	vms_sink_begin(ctx->sink, d->table, d->event->system, d->event->name, rec->ts, rec->cpu, pid);
-	for (i = 0; i < d->nfields; i++) {
-		struct bound_field *b = &d->fields[i];
-		const char *s;
-		size_t len;
-
-		switch (b->kind) {
-		case FK_NUM:
-			if (b->col >= 0)
-				vms_sink_set_int(ctx->sink, b->col, read_num(ctx, b->f, rec->data));
-			else
-				vms_sink_extra_int(ctx->sink, b->f->name, read_num(ctx, b->f, rec->data));
-			break;
-		case FK_STR:
-			s = read_str(ctx, b->f, rec, &len);
-			if (b->col >= 0)
-				vms_sink_set_text(ctx->sink, b->col, s, len);
-			else
-				vms_sink_extra_text(ctx->sink, b->f->name, s, len);
-			break;
-		case FK_RENDER:
-			s = render(ctx, d, b, rec, &len);
-			if (!s) {
-				vms_error("out of memory");
-				goto fail;
-			}
-			vms_sink_set_text(ctx->sink, b->col, s, len);
-			break;
-		case FK_HEX:
-			add_hex(ctx, b, rec);
-			break;
-		}
+	if (rc) {
+		ctx->failed = 1;
+		return -1;
 	}
-	if (vms_sink_end(ctx->sink))
-		goto fail;
-	if (pid != ctx->last_pid || !ctx->last_comm) {
-		ctx->last_pid = pid;
-		ctx->last_comm = tep_data_comm_from_pid(ctx->tep, pid);
-	}
-	vms_sink_task(ctx->sink, pid, ctx->last_comm, strlen(ctx->last_comm), rec->ts);
 	return 0;
-fail:
-	ctx->failed = 1;
-	return -1;
-}
-
-/* Rebuild the format text of each event for the event_format table. */
-static int store_formats(struct dat_ctx *ctx, struct vms_db *db)
-{
-	struct tep_event **events = tep_list_events(ctx->tep, TEP_EVENT_SORT_ID);
-	struct vms_buf text = { 0 };
-	sqlite3_stmt *st;
-	int rc = 0, i;
-
-	if (!events)
-		return 0;
-	if (sqlite3_prepare_v2(vms_db_sql(db), "INSERT OR REPLACE INTO event_format VALUES (?, ?, ?, ?)",
-			       -1, &st, NULL))
-		return vms_error("%s: cannot store event formats: %s", vms_db_path(db),
-				 sqlite3_errmsg(vms_db_sql(db)));
-	for (i = 0; events[i]; i++) {
-		struct tep_event *ev = events[i];
-		struct tep_format_field *f;
-		int pass;
-
-		vms_buf_reset(&text);
-		vms_buf_addf(&text, "name: %s\nID: %d\nformat:\n", ev->name, ev->id);
-		for (pass = 0; pass < 2; pass++) {
-			for (f = pass ? ev->format.fields : ev->format.common_fields; f; f = f->next)
-				vms_buf_addf(&text, "\tfield:%s %s;\toffset:%d;\tsize:%d;\tsigned:%d;\n",
-					     f->type, f->name, f->offset, f->size,
-					     !!(f->flags & TEP_FIELD_IS_SIGNED));
-			if (!pass)
-				vms_buf_add(&text, "\n", 1);
-		}
-		vms_buf_addf(&text, "\nprint fmt: \"%s\"\n",
-			     ev->print_fmt.format ? ev->print_fmt.format : "");
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, ev->system ? ev->system : "", -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, ev->name, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 3, ev->id);
-		sqlite3_bind_text(st, 4, text.buf, (int)text.len, SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			rc = vms_error("%s: cannot store event formats: %s", vms_db_path(db),
-				       sqlite3_errmsg(vms_db_sql(db)));
-			break;
-		}
-	}
-	sqlite3_finalize(st);
-	vms_buf_release(&text);
-	return rc;
 }
 
 /*
@@ -442,7 +118,7 @@ static int store_cpustats(struct dat_ctx *ctx, struct vms_db *db, const char *st
 	return rc;
 }
 
-static int store_run_info(struct tracecmd_input *handle, struct vms_db *db, struct tep_handle *tep)
+static int store_run_info(struct tracecmd_input *handle, struct vms_db *db)
 {
 	const char *uname = tracecmd_get_uname(handle);
 	const char *clock = tracecmd_get_trace_clock(handle);
@@ -554,9 +230,9 @@ int import_dat(const char *file, struct vms_db *db, struct vms_sink *sink,
 		return vms_error("'%s': libtracecmd cannot open this .dat file: it is truncated "
 				 "or corrupt (its headers or sections do not read back)",
 				 opt->display_path);
-	ctx.tep = tracecmd_get_tep(handle);
-	trace_seq_init(&ctx.seq);
-	if (store_run_info(handle, db, ctx.tep) || store_formats(&ctx, db) ||
+	ctx.decoder = record_decoder_new(sink);
+	if (!ctx.decoder || store_run_info(handle, db) ||
+	    record_decoder_store_formats(tracecmd_get_tep(handle), db) ||
 	    store_cpustats(&ctx, db, tracecmd_get_cpustats(handle)))
 		goto out;
 	snprintf(what, sizeof(what), "importing %s", opt->display_path);
@@ -599,10 +275,7 @@ int import_dat(const char *file, struct vms_db *db, struct vms_sink *sink,
 		rc = 1;
 	}
 out:
-	for (i = 0; i < ctx.ndecoders; i++)
-		free_decoder(ctx.decoders[i]);
-	free(ctx.decoders);
-	trace_seq_destroy(&ctx.seq);
+	record_decoder_free(ctx.decoder);
 	if (handle)
 		tracecmd_close(handle);
 	return rc;
