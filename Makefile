@@ -66,14 +66,17 @@ LIB_OBJS += lib/progress.o
 LIB_OBJS += lib/sink.o
 LIB_OBJS += lib/strmap.o
 LIB_OBJS += lib/util.o
+LIB_OBJS += record/counters.o
 LIB_OBJS += record/decode.o
 LIB_OBJS += record/import-dat.o
 LIB_OBJS += record/import-text.o
+LIB_OBJS += record/live.o
 LIB_OBJS += record/text-line.o
 LIB_OBJS += record/text-payload.o
 
 CMD_OBJS += main.o
 CMD_OBJS += record/cmd-import.o
+CMD_OBJS += record/cmd-record.o
 CMD_OBJS += analyze/cmd-info.o
 
 UNIT_TESTS = tests/unit/u-text-line tests/unit/u-text-payload tests/unit/u-json

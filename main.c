@@ -23,11 +23,11 @@ struct command {
 
 static const struct command commands[] = {
 	{ "import", cmd_import, "import a trace-cmd .dat file or a text trace into a database" },
+	{ "record", cmd_record, "record reclaim live: trace events and counters on one clock" },
 	{ "info", cmd_info, "show what a database holds: source, kernel, span, events, losses" },
 };
 
 static const char *const not_yet[][2] = {
-	{ "record", "live recording (issue 3)" },
 	{ "report", "the analyzers (issue 4)" },
 	{ "compare", "before/after tables (issue 4)" },
 	{ "plot", "gnuplot figures (issue 5)" },

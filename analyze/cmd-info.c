@@ -47,8 +47,11 @@ static int show_run(sqlite3 *sql)
 	}
 	printf("status:       %s%s%s\n", col_text(st, 0, "?"),
 	       sqlite3_column_type(st, 1) == SQLITE_NULL ? "" : " - ", col_text(st, 1, ""));
-	printf("source:       %s (%s, compression %s, %lld bytes)\n", col_text(st, 3, "?"),
-	       col_text(st, 2, "?"), col_text(st, 4, "none"), sqlite3_column_int64(st, 5));
+	if (!strcmp(col_text(st, 2, "?"), "live"))
+		printf("source:       live recording (vmscope record)\n");
+	else
+		printf("source:       %s (%s, compression %s, %lld bytes)\n", col_text(st, 3, "?"),
+		       col_text(st, 2, "?"), col_text(st, 4, "none"), sqlite3_column_int64(st, 5));
 	printf("kernel:       %s\n", col_text(st, 6, "unknown (the source does not say)"));
 	printf("trace clock:  %s, timestamps to %lld ns\n", col_text(st, 7, "unknown"),
 	       sqlite3_column_int64(st, 8));

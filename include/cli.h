@@ -14,6 +14,7 @@
 
 int cmd_import(int argc, const char **argv);
 int cmd_info(int argc, const char **argv);
+int cmd_record(int argc, const char **argv);
 
 /* Name of the running subcommand, for message prefixes. */
 extern const char *cli_command;

@@ -78,6 +78,8 @@ int vms_db_exec(struct vms_db *db, const char *sql);
 /* Set one column of the run row to text (NULL allowed) or an integer. */
 int vms_db_set_run_text(struct vms_db *db, const char *column, const char *value);
 int vms_db_set_run_int(struct vms_db *db, const char *column, long long value);
+/* Commit what was written so far and continue in a new transaction. Return: 0 or -1. */
+int vms_db_commit(struct vms_db *db);
 /**
  * vms_db_finish() - add indexes, set run.status and finished_at, commit
  * @detail: NULL for a complete run, else why it is incomplete

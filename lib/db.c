@@ -256,6 +256,13 @@ int vms_db_set_run_int(struct vms_db *db, const char *column, long long value)
 	return rc == SQLITE_DONE ? 0 : sql_error(db, "cannot update the run row");
 }
 
+int vms_db_commit(struct vms_db *db)
+{
+	if (!db->writing)
+		return 0;
+	return vms_db_exec(db, "COMMIT; BEGIN");
+}
+
 int vms_db_finish(struct vms_db *db, const char *detail)
 {
 	if (apply_schema(db, 1))

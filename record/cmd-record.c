@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-record.c - `vmscope record`: record reclaim live into a database,
+ * with the counters that give the events their context sampled on the same
+ * clock. Runs until --duration, Ctrl-C/SIGTERM, or the end of a command
+ * given after `--`. On any stop every event read so far is committed.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vms.h"
+#include "cli.h"
+#include "counters.h"
+#include "live.h"
+
+static const char record_usage[] =
+	"usage: vmscope record -o DB [options] [-- COMMAND [ARGS...]]\n"
+	"\n"
+	"Record the kernel's reclaim live: vmscan and writeback trace events (and\n"
+	"kmem:mm_page_alloc_extfrag) from a private tracefs instance, plus /proc/vmstat,\n"
+	"/proc/meminfo, /proc/zoneinfo, per-node vmstat and a memcg's memory.stat\n"
+	"sampled on the same clock (mono). Needs root.\n"
+	"\n"
+	"  -o, --output DB       database to write (required)\n"
+	"  -f, --force           replace DB if it exists\n"
+	"  -e, --event EV        record EV ('system' or 'system:event') instead of the\n"
+	"                        default set; repeatable\n"
+	"  -d, --duration S      stop after S seconds\n"
+	"  -i, --interval MS     counter sampling and buffer drain interval (default 100)\n"
+	"  -m, --memcg PATH      also sample PATH/memory.stat (cgroup v1 or v2 directory)\n"
+	"  -b, --buffer-kb KB    ring buffer per CPU (default 16384)\n"
+	"  -q, --quiet           no live status line and no summary\n"
+	"  -h, --help            this help\n"
+	"\n"
+	"With -- COMMAND, records while COMMAND runs and exits with its exit status.\n"
+	"Otherwise records until --duration or Ctrl-C (SIGINT/SIGTERM), which keep\n"
+	"every event read so far. Exit status: 0 recorded; 1 failure (no tracefs, no\n"
+	"root, missing event: nothing is left behind); 2 usage error. See docs/record.md.\n";
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static char *join_args(int argc, const char **argv)
+{
+	struct vms_buf b = { 0 };
+	int i;
+
+	vms_buf_add(&b, "vmscope", 7);
+	for (i = 0; i < argc; i++) {
+		vms_buf_add(&b, " ", 1);
+		vms_buf_add(&b, argv[i], strlen(argv[i]));
+	}
+	return b.buf;
+}
+
+static long long file_size(const char *path)
+{
+	struct stat st;
+	char wal[4096];
+	long long n = 0;
+
+	if (!stat(path, &st))
+		n += st.st_size;
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	if (!stat(wal, &st))
+		n += st.st_size;
+	return n;
+}
+
+static pid_t start_command(const char **argv)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		execvp(argv[0], (char *const *)argv);
+		fprintf(stderr, "vmscope record: error: cannot run '%s': %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0)
+		vms_error("cannot start '%s': %s", argv[0], strerror(errno));
+	return pid;
+}
+
+int cmd_record(int argc, const char **argv)
+{
+	struct live_options lopt = { .buffer_kb = 16384 };
+	const char *output = NULL, *memcg = NULL, **command = NULL;
+	double duration = 0, interval_ms = 100, t0, last_status = 0, last_commit;
+	int force = 0, quiet = 0, rc = 1, child_status = 0, i, tty = isatty(2);
+	struct live_session *live = NULL;
+	struct counters *counters = NULL;
+	struct vms_sink *sink = NULL;
+	struct vms_db *db = NULL;
+	pid_t child = 0;
+	struct utsname un;
+	char *cmdline;
+
+	lopt.events = calloc(argc, sizeof(*lopt.events));
+	if (!lopt.events)
+		return error("out of memory");
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (is_help(a)) {
+			free(lopt.events);
+			return show_help(record_usage);
+		}
+		if (!strcmp(a, "--")) {
+			command = argv + i + 1;
+			break;
+		}
+		if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc)
+			output = argv[++i];
+		else if (!strcmp(a, "-f") || !strcmp(a, "--force"))
+			force = 1;
+		else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+			quiet = 1;
+		else if ((!strcmp(a, "-e") || !strcmp(a, "--event")) && i + 1 < argc)
+			lopt.events[lopt.nevents++] = argv[++i];
+		else if ((!strcmp(a, "-d") || !strcmp(a, "--duration")) && i + 1 < argc)
+			duration = atof(argv[++i]);
+		else if ((!strcmp(a, "-i") || !strcmp(a, "--interval")) && i + 1 < argc)
+			interval_ms = atof(argv[++i]);
+		else if ((!strcmp(a, "-m") || !strcmp(a, "--memcg")) && i + 1 < argc)
+			memcg = argv[++i];
+		else if ((!strcmp(a, "-b") || !strcmp(a, "--buffer-kb")) && i + 1 < argc)
+			lopt.buffer_kb = (unsigned int)atoi(argv[++i]);
+		else {
+			free(lopt.events);
+			return usage_error(record_usage, "unknown or incomplete option '%s'", a);
+		}
+	}
+	if (!output || (command && !command[0]) || interval_ms < 1 || duration < 0) {
+		free(lopt.events);
+		return usage_error(record_usage, !output ? "no output database (-o DB)" :
+				   interval_ms < 1 ? "--interval must be at least 1 ms" :
+				   duration < 0 ? "--duration must not be negative" :
+				   "no command after --");
+	}
+
+	db = vms_db_create(output, force, "live");
+	if (!db)
+		goto fail_nodb;
+	sink = vms_sink_new(db);
+	if (!sink)
+		goto fail_db;
+	cmdline = join_args(argc, argv);
+	uname(&un);
+	if (vms_db_set_run_text(db, "command_line", cmdline) ||
+	    vms_db_set_run_text(db, "kernel_release", un.release) ||
+	    vms_db_set_run_text(db, "source_compression", "none")) {
+		free(cmdline);
+		goto fail_db;
+	}
+	free(cmdline);
+	{
+		char full[1024];
+
+		snprintf(full, sizeof(full), "%s %s %s %s %s", un.sysname, un.nodename, un.release,
+			 un.version, un.machine);
+		if (vms_db_set_run_text(db, "uname", full) ||
+		    vms_db_set_run_text(db, "source_path", "live recording"))
+			goto fail_db;
+	}
+	if (counters_store_sysctls(db))
+		goto fail_db;
+	counters = counters_new(db, memcg);
+	if (!counters)
+		goto fail_db;
+	live = live_open(&lopt, db, sink);
+	if (!live)
+		goto fail_db;
+
+	signal(SIGINT, on_stop);
+	signal(SIGTERM, on_stop);
+	if (counters_sample(counters) || live_start(live))
+		goto fail_live;
+	if (command) {
+		child = start_command(command);
+		if (child < 0)
+			goto fail_live;
+	}
+	t0 = last_commit = vms_now();
+	while (!stop_signal) {
+		double now, next = vms_now() + interval_ms / 1000.0;
+		struct timespec ts;
+
+		if (live_drain(live) < 0 || counters_sample(counters))
+			goto fail_live;
+		now = vms_now();
+		if (now - last_commit >= 1.0) {
+			if (vms_db_commit(db))
+				goto fail_live;
+			last_commit = now;
+		}
+		if (child > 0 && waitpid(child, &child_status, WNOHANG) == child) {
+			child = 0;
+			break;
+		}
+		if (duration > 0 && now - t0 >= duration)
+			break;
+		if (!quiet && tty && now - last_status >= 0.5) {
+			double el = now - t0;
+
+			fprintf(stderr, "\rrecording %.1f s: %llu events (%.0f/s), lost %llu, %.1f MB\033[K",
+				el, (unsigned long long)live_events(live),
+				el > 0 ? live_events(live) / el : 0.0,
+				(unsigned long long)vms_sink_lost_total(sink),
+				file_size(output) / 1e6);
+			last_status = now;
+		}
+		now = vms_now();
+		if (next > now) {
+			ts.tv_sec = (time_t)(next - now);
+			ts.tv_nsec = (long)((next - now - ts.tv_sec) * 1e9);
+			nanosleep(&ts, NULL);	/* a signal cuts it short */
+		}
+	}
+	if (!quiet && tty)
+		fprintf(stderr, "\r\033[K");
+	if (live_stop(live) || counters_sample(counters) || live_store_losses(live, db) ||
+	    vms_sink_finish(sink) || vms_db_finish(db, NULL))
+		goto fail_live;
+	if (!quiet) {
+		note("recorded %llu events and %llu counter samples into %s%s%s",
+		     (unsigned long long)live_events(live),
+		     (unsigned long long)counters_samples(counters), output,
+		     stop_signal ? " (stopped by " : "", stop_signal ? strsignal(stop_signal) : "");
+		if (stop_signal)
+			fprintf(stderr, ")\n");
+		if (vms_sink_lost_total(sink))
+			note("the kernel lost %llu events (table lost_events): enlarge --buffer-kb "
+			     "or shorten --interval", (unsigned long long)vms_sink_lost_total(sink));
+	}
+	rc = 0;
+	if (command) {
+		if (child > 0)
+			waitpid(child, &child_status, 0);
+		child = 0;
+		rc = WIFEXITED(child_status) ? WEXITSTATUS(child_status) : 128 + WTERMSIG(child_status);
+	}
+	goto out;
+
+fail_live:
+	/* keep what was recorded: mark the run incomplete rather than lose it */
+	error_last();
+	if (live && db) {
+		char detail[512];
+
+		snprintf(detail, sizeof(detail), "recording stopped by an error: %s", vms_last_error());
+		vms_sink_finish(sink);
+		vms_db_finish(db, detail);
+	}
+	rc = 1;
+	goto out;
+fail_db:
+	error_last();
+	vms_sink_free(sink);
+	sink = NULL;
+	vms_db_close(db);
+	db = NULL;
+	unlink(output);
+	{
+		char aux[4096];
+
+		snprintf(aux, sizeof(aux), "%s-wal", output);
+		unlink(aux);
+		snprintf(aux, sizeof(aux), "%s-shm", output);
+		unlink(aux);
+	}
+	rc = 1;
+	goto out;
+fail_nodb:
+	rc = error_last();
+out:
+	if (child > 0) {
+		kill(child, SIGTERM);
+		waitpid(child, NULL, 0);
+	}
+	live_close(live);
+	counters_free(counters);
+	vms_sink_free(sink);
+	vms_db_close(db);
+	free(lopt.events);
+	return rc;
+}

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * live.c - a live tracing session for `vmscope record`: a private tracefs
+ * instance (so another tracer, trace-cmd or perf, neither disturbs nor is
+ * disturbed by it) with the `mono` clock, the chosen events enabled, and its
+ * per-CPU raw ring buffers drained into the database through the shared
+ * record decoder. The instance is removed on every exit path by live_close().
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+#include <tracefs.h>
+#include <event-parse.h>
+
+#include "vms.h"
+#include "decode.h"
+#include "live.h"
+
+struct live_session {
+	struct tracefs_instance *instance;
+	struct tep_handle *tep;
+	struct record_decoder *decoder;
+	struct vms_sink *sink;
+	char **systems;			/* NULL-terminated, for tracefs_local_events_system */
+	int nsystems;
+	uint64_t events;
+	uint64_t undecodable;
+	int failed;
+	double cmdlines_loaded;
+};
+
+static int add_system(struct live_session *s, const char *system)
+{
+	char **n;
+	int i;
+
+	for (i = 0; i < s->nsystems; i++)
+		if (!strcmp(s->systems[i], system))
+			return 0;
+	n = realloc(s->systems, (s->nsystems + 2) * sizeof(*n));
+	if (!n)
+		return vms_error("out of memory");
+	s->systems = n;
+	if (!(n[s->nsystems] = strdup(system)))
+		return vms_error("out of memory");
+	n[++s->nsystems] = NULL;
+	return 0;
+}
+
+/* "system" or "system:event"; Return: 0, or -1 naming what this kernel lacks. */
+static int enable_one(struct live_session *s, const char *spec, int required)
+{
+	char system[128], *event = NULL;
+
+	snprintf(system, sizeof(system), "%s", spec);
+	event = strchr(system, ':');
+	if (event)
+		*event++ = '\0';
+	if (event) {
+		if (!tracefs_event_file_exists(s->instance, system, event, "enable"))
+			goto missing;
+		if (tracefs_event_enable(s->instance, system, event))
+			return vms_error("cannot enable trace event '%s': %s", spec, strerror(errno));
+	} else {
+		char path[160];
+
+		snprintf(path, sizeof(path), "events/%s/enable", system);
+		if (!tracefs_file_exists(s->instance, path))
+			goto missing;
+		if (tracefs_event_enable(s->instance, system, NULL))
+			return vms_error("cannot enable trace events '%s': %s", spec, strerror(errno));
+	}
+	return add_system(s, system);
+missing:
+	if (!required)
+		return 0;
+	return vms_error("this kernel has no trace event '%s' (not in %s/events)", spec,
+			 tracefs_tracing_dir());
+}
+
+/* The default: every event the schema has a typed table for, where this kernel has it. */
+static int enable_defaults(struct live_session *s, struct vms_db *db)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(vms_db_sql(db), "SELECT system || ':' || event FROM event_table"
+			       " ORDER BY system, event", -1, &st, NULL))
+		return vms_error("%s: cannot read event_table", vms_db_path(db));
+	while (!rc && sqlite3_step(st) == SQLITE_ROW)
+		rc = enable_one(s, (const char *)sqlite3_column_text(st, 0), 0);
+	sqlite3_finalize(st);
+	if (!rc && !s->nsystems)
+		rc = vms_error("this kernel has none of the vmscan or writeback trace events");
+	return rc;
+}
+
+struct live_session *live_open(const struct live_options *opt, struct vms_db *db,
+			       struct vms_sink *sink)
+{
+	struct live_session *s = calloc(1, sizeof(*s));
+	const char *dir;
+	char name[64];
+	int i;
+
+	if (!s) {
+		vms_error("out of memory");
+		return NULL;
+	}
+	s->sink = sink;
+	if (geteuid() != 0) {
+		vms_error("recording needs root (tracefs and its instances are root's)");
+		goto err;
+	}
+	if (!tracefs_tracing_dir_is_mounted(true, &dir) || !(dir = tracefs_tracing_dir())) {
+		vms_error("no tracefs: mount it with 'mount -t tracefs nodev /sys/kernel/tracing'");
+		goto err;
+	}
+	snprintf(name, sizeof(name), "vmscope-%d", (int)getpid());
+	s->instance = tracefs_instance_create(name);
+	if (!s->instance) {
+		vms_error("cannot create tracefs instance '%s': %s", name, strerror(errno));
+		goto err;
+	}
+	if (tracefs_trace_off(s->instance) ||
+	    tracefs_instance_file_write(s->instance, "trace_clock", "mono") < 0) {
+		vms_error("cannot set the trace clock of instance '%s' to mono: %s", name,
+			  strerror(errno));
+		goto err;
+	}
+	if (opt->buffer_kb && tracefs_instance_set_buffer_size(s->instance, opt->buffer_kb, -1)) {
+		vms_error("cannot set the ring buffer to %u KiB per CPU: %s", opt->buffer_kb,
+			  strerror(errno));
+		goto err;
+	}
+	if (opt->nevents) {
+		for (i = 0; i < opt->nevents; i++)
+			if (enable_one(s, opt->events[i], 1))
+				goto err;
+	} else if (enable_defaults(s, db)) {
+		goto err;
+	}
+	s->tep = tracefs_local_events_system(NULL, (const char *const *)s->systems);
+	if (!s->tep) {
+		vms_error("cannot read the event formats under %s/events: %s", dir, strerror(errno));
+		goto err;
+	}
+	tracefs_load_cmdlines(NULL, s->tep);
+	s->decoder = record_decoder_new(sink);
+	if (!s->decoder || record_decoder_store_formats(s->tep, db))
+		goto err;
+	if (vms_db_set_run_text(db, "trace_clock", "mono") ||
+	    vms_db_set_run_int(db, "ts_resolution_ns", 1) ||
+	    vms_db_set_run_int(db, "page_size", sysconf(_SC_PAGESIZE)) ||
+	    vms_db_set_run_int(db, "cpus", sysconf(_SC_NPROCESSORS_CONF)))
+		goto err;
+	return s;
+err:
+	live_close(s);
+	return NULL;
+}
+
+int live_start(struct live_session *s)
+{
+	if (tracefs_trace_on(s->instance))
+		return vms_error("cannot turn tracing on in the instance: %s", strerror(errno));
+	return 0;
+}
+
+static int store_event(struct tep_event *ev, struct tep_record *rec, int cpu, void *p)
+{
+	struct live_session *s = p;
+	int rc = record_decoder_store(s->decoder, s->tep, rec);
+
+	if (rc == 1) {
+		s->undecodable++;
+		rc = vms_sink_import_error(s->sink, -1, -1, vms_last_error(), NULL, 0);
+	}
+	if (rc) {
+		s->failed = 1;
+		return 1;	/* stops the iteration */
+	}
+	s->events++;
+	return 0;
+}
+
+long live_drain(struct live_session *s)
+{
+	uint64_t before = s->events;
+	double now = vms_now();
+
+	if (now - s->cmdlines_loaded > 1.0) {
+		/* comms of new tasks: the kernel keeps a small table of recent ones */
+		tracefs_load_cmdlines(NULL, s->tep);
+		s->cmdlines_loaded = now;
+	}
+	tracefs_iterate_raw_events(s->tep, s->instance, NULL, 0, store_event, s);
+	if (s->failed)
+		return -1;
+	return (long)(s->events - before);
+}
+
+int live_stop(struct live_session *s)
+{
+	tracefs_trace_off(s->instance);
+	return live_drain(s) < 0 ? -1 : 0;
+}
+
+/*
+ * The instance's per-CPU stats: events the ring buffer overwrote (overrun)
+ * or refused (dropped events) were lost.
+ */
+int live_store_losses(struct live_session *s, struct vms_db *db)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF), cpu;
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(vms_db_sql(db), "INSERT OR REPLACE INTO cpu_stats VALUES (?, ?, ?)",
+			       -1, &st, NULL))
+		return vms_error("%s: cannot store cpu stats", vms_db_path(db));
+	for (cpu = 0; cpu < cpus && !rc; cpu++) {
+		char path[64], *text, *line, *next;
+
+		snprintf(path, sizeof(path), "per_cpu/cpu%ld/stats", cpu);
+		text = tracefs_instance_file_read(s->instance, path, NULL);
+		for (line = text; line && *line; line = next) {
+			char *colon = strchr(line, ':');
+			double v;
+
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			if (!colon)
+				continue;
+			*colon = '\0';
+			v = strtod(colon + 1, NULL);
+			sqlite3_reset(st);
+			sqlite3_bind_int(st, 1, (int)cpu);
+			sqlite3_bind_text(st, 2, line, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_double(st, 3, v);
+			if (sqlite3_step(st) != SQLITE_DONE)
+				rc = vms_error("%s: cannot store cpu stats", vms_db_path(db));
+			if ((!strcmp(line, "overrun") || !strcmp(line, "dropped events")) && v > 0 &&
+			    vms_sink_lost(s->sink, (int)cpu, 0, (long long)v, "cpustats"))
+				rc = -1;
+		}
+		free(text);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+uint64_t live_events(const struct live_session *s)
+{
+	return s->events;
+}
+
+void live_close(struct live_session *s)
+{
+	int i;
+
+	if (!s)
+		return;
+	if (s->instance) {
+		tracefs_trace_off(s->instance);
+		tracefs_event_disable(s->instance, NULL, NULL);
+		if (tracefs_instance_destroy(s->instance))
+			vms_warning("cannot remove tracefs instance '%s': remove it with rmdir",
+				    tracefs_instance_get_name(s->instance));
+		tracefs_instance_free(s->instance);
+	}
+	record_decoder_free(s->decoder);
+	tep_free(s->tep);
+	for (i = 0; i < s->nsystems; i++)
+		free(s->systems[i]);
+	free(s->systems);
+	free(s);
+}
