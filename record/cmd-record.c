@@ -200,7 +200,8 @@ int cmd_record(int argc, const char **argv)
 		double now, next = vms_now() + interval_ms / 1000.0;
 		struct timespec ts;
 
-		if (live_drain(live) < 0 || counters_sample(counters))
+		/* leave time for the sampler and for a stop request under any load */
+		if (live_drain(live, interval_ms / 1000.0) < 0 || counters_sample(counters))
 			goto fail_live;
 		now = vms_now();
 		if (now - last_commit >= 1.0) {
@@ -237,12 +238,11 @@ int cmd_record(int argc, const char **argv)
 	    vms_sink_finish(sink) || vms_db_finish(db, NULL))
 		goto fail_live;
 	if (!quiet) {
-		note("recorded %llu events and %llu counter samples into %s%s%s",
+		note("recorded %llu events and %llu counter samples into %s%s%s%s",
 		     (unsigned long long)live_events(live),
 		     (unsigned long long)counters_samples(counters), output,
-		     stop_signal ? " (stopped by " : "", stop_signal ? strsignal(stop_signal) : "");
-		if (stop_signal)
-			fprintf(stderr, ")\n");
+		     stop_signal ? " (stopped by " : "", stop_signal ? strsignal(stop_signal) : "",
+		     stop_signal ? ")" : "");
 		if (vms_sink_lost_total(sink))
 			note("the kernel lost %llu events (table lost_events): enlarge --buffer-kb "
 			     "or shorten --interval", (unsigned long long)vms_sink_lost_total(sink));

@@ -5,6 +5,12 @@
  * disturbed by it) with the `mono` clock, the chosen events enabled, and its
  * per-CPU raw ring buffers drained into the database through the shared
  * record decoder. The instance is removed on every exit path by live_close().
+ *
+ * How it works: each CPU's trace_pipe_raw is read a sub-buffer (page) at a
+ * time without blocking; the records of the loaded pages are merged by
+ * timestamp. A page stays loaded between drains, so a drain can stop at a
+ * time limit (the event stream may never pause under heavy reclaim) without
+ * losing the rest of a page that the kernel has already handed over.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,12 +21,26 @@
 #include <sqlite3.h>
 #include <tracefs.h>
 #include <event-parse.h>
+#include <kbuffer.h>
 
 #include "vms.h"
 #include "decode.h"
 #include "live.h"
 
+struct cpu_reader {
+	struct tracefs_cpu *tcpu;
+	struct kbuffer *kbuf;
+	void *page;
+	int page_size;
+	void *event;			/* current record in the loaded page, NULL if none */
+	unsigned long long ts;
+	int missed;			/* events lost before this page (-1: unknown count) */
+	int cpu;
+};
+
 struct live_session {
+	struct cpu_reader *cpus;
+	int ncpus;
 	struct tracefs_instance *instance;
 	struct tep_handle *tep;
 	struct record_decoder *decoder;
@@ -29,7 +49,6 @@ struct live_session {
 	int nsystems;
 	uint64_t events;
 	uint64_t undecodable;
-	int failed;
 	double cmdlines_loaded;
 };
 
@@ -99,6 +118,49 @@ static int enable_defaults(struct live_session *s, struct vms_db *db)
 	return rc;
 }
 
+static int open_cpu_readers(struct live_session *s)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF), cpu;
+
+	s->cpus = calloc(n, sizeof(*s->cpus));
+	if (!s->cpus)
+		return vms_error("out of memory");
+	for (cpu = 0; cpu < n; cpu++) {
+		struct cpu_reader *r = &s->cpus[s->ncpus];
+
+		r->tcpu = tracefs_cpu_open(s->instance, (int)cpu, true);
+		if (!r->tcpu)
+			continue;	/* offline CPU */
+		r->cpu = (int)cpu;
+		r->page_size = tracefs_cpu_read_size(r->tcpu);
+		r->page = malloc(r->page_size);
+		r->kbuf = tep_kbuffer(s->tep);
+		if (!r->page || !r->kbuf) {
+			s->ncpus++;
+			return vms_error("out of memory");
+		}
+		s->ncpus++;
+	}
+	if (!s->ncpus)
+		return vms_error("cannot open any CPU buffer of the instance: %s", strerror(errno));
+	return 0;
+}
+
+/* Load the next page of @r if the kernel has one. Return: 1 loaded, 0 none. */
+static int load_page(struct cpu_reader *r)
+{
+	int n = tracefs_cpu_read(r->tcpu, r->page, true);
+
+	r->event = NULL;
+	if (n <= 0)
+		return 0;
+	if (kbuffer_load_subbuffer(r->kbuf, r->page))
+		return 0;
+	r->missed = kbuffer_missed_events(r->kbuf);
+	r->event = kbuffer_read_event(r->kbuf, &r->ts);
+	return r->event != NULL;
+}
+
 struct live_session *live_open(const struct live_options *opt, struct vms_db *db,
 			       struct vms_sink *sink)
 {
@@ -150,6 +212,8 @@ struct live_session *live_open(const struct live_options *opt, struct vms_db *db
 		goto err;
 	}
 	tracefs_load_cmdlines(NULL, s->tep);
+	if (open_cpu_readers(s))
+		goto err;
 	s->decoder = record_decoder_new(sink);
 	if (!s->decoder || record_decoder_store_formats(s->tep, db))
 		goto err;
@@ -171,26 +235,65 @@ int live_start(struct live_session *s)
 	return 0;
 }
 
-static int store_event(struct tep_event *ev, struct tep_record *rec, int cpu, void *p)
+static int store_one(struct live_session *s, struct cpu_reader *r)
 {
-	struct live_session *s = p;
-	int rc = record_decoder_store(s->decoder, s->tep, rec);
+	struct tep_record rec = {
+		.ts = r->ts,
+		.cpu = r->cpu,
+		.data = r->event,
+		.size = kbuffer_event_size(r->kbuf),
+		.missed_events = r->missed,
+	};
+	int rc;
 
+	r->missed = 0;
+	rc = record_decoder_store(s->decoder, s->tep, &rec);
 	if (rc == 1) {
 		s->undecodable++;
 		rc = vms_sink_import_error(s->sink, -1, -1, vms_last_error(), NULL, 0);
 	}
-	if (rc) {
-		s->failed = 1;
-		return 1;	/* stops the iteration */
-	}
+	if (rc)
+		return -1;
 	s->events++;
 	return 0;
 }
 
-long live_drain(struct live_session *s)
+/*
+ * Store records in timestamp order across CPUs until every buffer is empty
+ * or @deadline (vms_now() seconds, 0: none) passes.
+ */
+static long drain_until(struct live_session *s, double deadline)
 {
 	uint64_t before = s->events;
+	int i, checked = 0;
+
+	for (i = 0; i < s->ncpus; i++)
+		if (!s->cpus[i].event)
+			load_page(&s->cpus[i]);
+	for (;;) {
+		struct cpu_reader *next = NULL;
+
+		for (i = 0; i < s->ncpus; i++)
+			if (s->cpus[i].event && (!next || s->cpus[i].ts < next->ts))
+				next = &s->cpus[i];
+		if (!next)
+			break;
+		if (store_one(s, next))
+			return -1;
+		next->event = kbuffer_next_event(next->kbuf, &next->ts);
+		if (!next->event)
+			load_page(next);
+		if (deadline && ++checked >= 1024) {
+			checked = 0;
+			if (vms_now() > deadline)
+				break;
+		}
+	}
+	return (long)(s->events - before);
+}
+
+long live_drain(struct live_session *s, double budget)
+{
 	double now = vms_now();
 
 	if (now - s->cmdlines_loaded > 1.0) {
@@ -198,16 +301,13 @@ long live_drain(struct live_session *s)
 		tracefs_load_cmdlines(NULL, s->tep);
 		s->cmdlines_loaded = now;
 	}
-	tracefs_iterate_raw_events(s->tep, s->instance, NULL, 0, store_event, s);
-	if (s->failed)
-		return -1;
-	return (long)(s->events - before);
+	return drain_until(s, budget > 0 ? now + budget : 0);
 }
 
 int live_stop(struct live_session *s)
 {
 	tracefs_trace_off(s->instance);
-	return live_drain(s) < 0 ? -1 : 0;
+	return live_drain(s, 0) < 0 ? -1 : 0;
 }
 
 /*
@@ -266,6 +366,13 @@ void live_close(struct live_session *s)
 
 	if (!s)
 		return;
+	/* the CPU buffers must be closed before the instance can be removed */
+	for (i = 0; i < s->ncpus; i++) {
+		tracefs_cpu_close(s->cpus[i].tcpu);
+		kbuffer_free(s->cpus[i].kbuf);
+		free(s->cpus[i].page);
+	}
+	free(s->cpus);
 	if (s->instance) {
 		tracefs_trace_off(s->instance);
 		tracefs_event_disable(s->instance, NULL, NULL);

@@ -26,8 +26,11 @@ struct live_options {
 struct live_session *live_open(const struct live_options *opt, struct vms_db *db,
 			       struct vms_sink *sink);
 int live_start(struct live_session *s);
-/* Return: events stored by this call, or -1 (vms_error set). */
-long live_drain(struct live_session *s);
+/*
+ * Store what the buffers hold, for at most @budget seconds (0: until empty).
+ * Return: events stored by this call, or -1 (vms_error set).
+ */
+long live_drain(struct live_session *s, double budget);
 int live_stop(struct live_session *s);
 int live_store_losses(struct live_session *s, struct vms_db *db);
 uint64_t live_events(const struct live_session *s);

@@ -29,25 +29,31 @@ cd "$TRASH" || exit 1
 test_count=0
 test_failed=0
 test_skipped=0
-_cleanups=""
+# Cleanups go to a file, not a variable: test bodies run in subshells.
+_CLEANUP_FILE="$TRASH/.cleanups"
+: > "$_CLEANUP_FILE"
 
+# In the background use $VMSCOPE, not this function, so that $! is vmscope itself.
 vmscope() {
 	$VMSCOPE "$@"
 }
 
 # test_cleanup CMD: run CMD when the script exits (last registered runs first).
+# Works from inside test bodies. Expand variables when registering:
+#   test_cleanup "kill $pid"
 test_cleanup() {
-	_cleanups="$1
-$_cleanups"
+	printf '%s\n' "$1" >> "$_CLEANUP_FILE"
 }
 
 _run_cleanups() {
-	local IFS='
-'
-	for c in $_cleanups; do
-		eval "$c" >/dev/null 2>&1 || true
-	done
-	_cleanups=""
+	[ -s "$_CLEANUP_FILE" ] || return 0
+	# newest first
+	sed -n '1!G;h;$p' "$_CLEANUP_FILE" > "$_CLEANUP_FILE.rev"
+	: > "$_CLEANUP_FILE"
+	while IFS= read -r c; do
+		(eval "$c") >/dev/null 2>&1 || true
+	done < "$_CLEANUP_FILE.rev"
+	rm -f "$_CLEANUP_FILE.rev"
 }
 trap '_run_cleanups' EXIT
 trap '_run_cleanups; exit 130' INT TERM

@@ -1,0 +1,122 @@
+#!/bin/sh
+# t1200-record-live.sh - `vmscope record` on real reclaim: same events as
+# trace-cmd recording at the same time, Ctrl-C keeps every event read, the
+# tracefs instance is removed, missing events and bad options fail cleanly.
+. "$(dirname "$0")/test-lib.sh"
+
+CG=/sys/fs/cgroup/memory/vmscope-t1200-$$
+TCI=vmscope-t1200-tc-$$
+setup_memcg() {
+	mkdir -p "$CG" &&
+	echo $((64 * 1024 * 1024)) > "$CG/memory.limit_in_bytes" &&
+	test_cleanup "rmdir $CG" &&
+	dd if=/dev/urandom of=big bs=1M count=200 status=none
+}
+# run_in_memcg CMD: run a shell command inside the test memcg
+run_in_memcg() {
+	sh -c "echo \$\$ > $CG/cgroup.procs; $1"
+}
+no_instance_left() {
+	! ls /sys/kernel/tracing/instances/ | grep -q "^vmscope-[0-9]"
+}
+
+test_expect_success ROOT,TRACEFS,MEMCG 'set up a memcg and a file larger than its limit' '
+	setup_memcg
+'
+
+test_expect_success ROOT,TRACEFS,MEMCG,TRACE_CMD,SQLITE3 'record matches trace-cmd recording at the same time' '
+	test_cleanup "rmdir /sys/kernel/tracing/instances/$TCI"
+	trace-cmd record --no-filter -q -d -C mono -b 32768 -B $TCI -e vmscan -e writeback \
+		-o tc.dat >tc.log 2>&1 &
+	tc=$!
+	test_cleanup "kill -INT $tc; sleep 1"
+	# wait until trace-cmd has its instance tracing
+	i=0
+	while [ "$(cat /sys/kernel/tracing/instances/$TCI/tracing_on 2>/dev/null)" != 1 ] && [ $i -lt 50 ]; do
+		sleep 0.2; i=$((i + 1))
+	done
+	sleep 1
+	vmscope record -q -o v.db -m $CG -- sh -c "echo \$\$ > $CG/cgroup.procs; cat big >/dev/null; cat big >/dev/null"
+	sleep 1
+	kill -INT $tc
+	wait $tc || true
+	vmscope import -q tc.dat -o tc.db
+	# Each instance stamps an event when it writes it to its own buffer, a few
+	# microseconds apart: compare the window both cover, less 1 ms at each edge.
+	start=$(sql v.db "SELECT start_ts + 1000000 FROM run")
+	end=$(sql v.db "SELECT end_ts - 1000000 FROM run")
+	test "$(sql v.db "SELECT COUNT(*) FROM mm_vmscan_memcg_reclaim_begin")" -gt 0
+	assert_eq "$(sql v.db "SELECT COUNT(*) FROM lost_events")" 0 "vmscope lost events"
+	assert_eq "$(sql tc.db "SELECT COUNT(*) FROM lost_events")" 0 "trace-cmd lost events"
+	for t in $(sql v.db "SELECT DISTINCT tbl FROM event_table"); do
+		has_event=$(sql v.db "SELECT COUNT(*) FROM pragma_table_info(\"$t\") WHERE name = \"event\"")
+		if [ "$has_event" = 1 ]; then ev=event; else ev="\"$t\""; fi
+		sql v.db "SELECT $ev, COUNT(*) FROM \"$t\" WHERE ts BETWEEN $start AND $end GROUP BY 1" > v.counts
+		sql tc.db "SELECT $ev, COUNT(*) FROM \"$t\" WHERE ts BETWEEN $start AND $end GROUP BY 1" > tc.counts
+		test_cmp tc.counts v.counts || { echo "table $t differs"; exit 1; }
+	done
+'
+
+test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'counters are sampled on the trace clock around the events' '
+	test "$(sql v.db "SELECT COUNT(*) FROM counter_sample WHERE source = \"vmstat\"")" -ge 2 &&
+	test "$(sql v.db "SELECT COUNT(*) FROM counter WHERE source = \"memcg\" AND name = \"cache\"")" -ge 2 &&
+	test "$(sql v.db "SELECT COUNT(*) FROM counter WHERE source = \"zoneinfo\" AND name = \"node_unreclaimable\"")" -ge 2 &&
+	test "$(sql v.db "SELECT COUNT(*) FROM counter WHERE source = \"zoneinfo\" AND name IN (\"min\", \"low\", \"high\") AND value > 0")" -gt 0 &&
+	# first sample before the first event, last after the last one (same clock)
+	test "$(sql v.db "SELECT MIN(ts) <= (SELECT start_ts FROM run) AND MAX(ts) >= (SELECT end_ts FROM run) FROM counter_sample")" = 1 &&
+	# memcg pgscan grows over the recording
+	test "$(sql v.db "SELECT MAX(value) - MIN(value) FROM counter WHERE source = \"memcg\" AND name = \"total_pgpgout\"")" -gt 0 &&
+	test "$(sql v.db "SELECT value FROM sysctl WHERE name = \"vm.swappiness\"")" = "$(cat /proc/sys/vm/swappiness)" &&
+	test "$(sql v.db "SELECT kernel_release FROM run")" = "$(uname -r)" &&
+	no_instance_left
+'
+
+test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'SIGINT during a busy recording keeps every event read' '
+	run_in_memcg "for i in 1 2 3 4 5 6 7 8; do cat big >/dev/null; done" &
+	w=$!
+	test_cleanup "kill $w"
+	# not the shell function: $! must be vmscope itself, or the signal goes to a subshell
+	$VMSCOPE record -o int.db 2>int.err &
+	r=$!
+	test_cleanup "kill -9 $r"
+	sleep 2
+	kill -INT $r
+	wait $r
+	wait $w
+	n=$(sed -n "s/.*recorded \([0-9]*\) events.*/\1/p" int.err)
+	test -n "$n"
+	test "$n" -gt 1000
+	assert_eq "$(sql int.db "SELECT status FROM run")" complete status
+	assert_eq "$(sql int.db "SELECT events FROM run")" "$n" "run.events"
+	total=0
+	for t in $(sql int.db "SELECT DISTINCT tbl FROM event_table UNION SELECT \"event_generic\""); do
+		total=$((total + $(sql int.db "SELECT COUNT(*) FROM \"$t\"")))
+	done
+	assert_eq "$total" "$n" "rows in the event tables"
+	grep -q "stopped by Interrupt" int.err
+	no_instance_left
+'
+
+test_expect_success ROOT,TRACEFS 'a missing event fails cleanly, leaving nothing behind' '
+	test_must_fail vmscope record -o miss.db -d 1 -e vmscan:no_such_event 2>err &&
+	grep -q "no trace event .vmscan:no_such_event." err &&
+	test ! -e miss.db && test ! -e miss.db-wal &&
+	no_instance_left
+'
+
+test_expect_success ROOT,TRACEFS 'records for --duration and exits with the command status' '
+	vmscope record -q -o dur.db -d 0.5 &&
+	assert_eq "$(sql dur.db "SELECT status FROM run")" complete &&
+	rc=0 && vmscope record -q -o cmd.db -- sh -c "exit 7" || rc=$? &&
+	assert_eq "$rc" 7 "exit status of the command" &&
+	no_instance_left
+'
+
+test_expect_success 'usage errors exit 2' '
+	rc=0; vmscope record 2>/dev/null || rc=$?; assert_eq "$rc" 2 &&
+	rc=0; vmscope record -o x.db --interval 0 2>/dev/null || rc=$?; assert_eq "$rc" 2 &&
+	rc=0; vmscope record -o x.db --bogus 2>/dev/null || rc=$?; assert_eq "$rc" 2 &&
+	vmscope record --help | grep -q "^usage: vmscope record"
+'
+
+test_done
