@@ -161,6 +161,21 @@ static int parse_lost(const char *s, size_t len, struct text_line *out)
 	return memmem(s, len, "EVENTS", 6) ? 0 : -1;
 }
 
+/* trace-cmd report's "version = <n>" (a task line may also start with "version") */
+static int is_version_header(const char *s, size_t len)
+{
+	size_t i = 7;
+	long long v;
+
+	if (len < 7 || memcmp(s, "version", 7))
+		return 0;
+	skip_spaces(s, len, &i);
+	if (i >= len || s[i++] != '=')
+		return 0;
+	skip_spaces(s, len, &i);
+	return !read_uint(s, len, &i, &v) && i == len;
+}
+
 static void parse_comment(const char *s, size_t len, struct text_line *out)
 {
 	static const char key[] = "# entries-in-buffer/entries-written:";
@@ -180,6 +195,7 @@ static void parse_comment(const char *s, size_t len, struct text_line *out)
 enum text_line_kind text_line_parse(const char *s, size_t len, struct text_line *out,
 				    const char **why)
 {
+	const char *bad = NULL;
 	size_t i, lead = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -203,8 +219,7 @@ enum text_line_kind text_line_parse(const char *s, size_t len, struct text_line 
 			out->header_cpus = n;
 		return TL_HEADER;
 	}
-	if ((len - lead >= 7 && !memcmp(s + lead, "version", 7) && memchr(s, '=', len) &&
-	     !memmem(s, len, "]", 1)) ||
+	if (is_version_header(s + lead, len - lead) ||
 	    (len - lead > 4 && !memcmp(s + lead, "CPU ", 4) && memmem(s, len, "is empty", 8)))
 		return TL_HEADER;
 	if (len - lead > 4 && !memcmp(s + lead, "CPU:", 4)) {
@@ -212,7 +227,11 @@ enum text_line_kind text_line_parse(const char *s, size_t len, struct text_line 
 			return TL_LOST;
 	}
 
-	/* The first "[<digits>]" whose left side ends in "-<pid>" is the CPU column. */
+	/*
+	 * The first "[<digits>]" whose left side ends in "-<pid>" is the CPU
+	 * column. If what follows is not a timestamp and an event, the line may
+	 * be in the -l format with brackets in its payload: try that too.
+	 */
 	for (i = lead; i < len; i++) {
 		size_t k = i + 1;
 		long long cpu;
@@ -234,13 +253,13 @@ enum text_line_kind text_line_parse(const char *s, size_t len, struct text_line 
 				skip_spaces(s, len, &k);
 				t = k;
 				if (read_timestamp(s, len, &t, out)) {
-					*why = "no timestamp after the CPU column";
-					return TL_BAD;
+					bad = "no timestamp after the CPU column";
+					break;
 				}
 			}
 			if (read_event(s, len, t, out)) {
-				*why = "no 'event:' after the timestamp";
-				return TL_BAD;
+				bad = "no 'event:' after the timestamp";
+				break;
 			}
 		}
 		return TL_EVENT;
@@ -268,6 +287,6 @@ enum text_line_kind text_line_parse(const char *s, size_t len, struct text_line 
 			continue;
 		return TL_EVENT;
 	}
-	*why = "not a trace line (no \"<comm>-<pid> [<cpu>] <timestamp>: <event>:\")";
+	*why = bad ? bad : "not a trace line (no \"<comm>-<pid> [<cpu>] <timestamp>: <event>:\")";
 	return TL_BAD;
 }

@@ -6,9 +6,10 @@
  * print phrases followed by a value ("objects to shrink 12", "sb_dev 8:0"):
  * label words are joined with '_' into a key ("objects_to_shrink") and the
  * schema's alias table maps that key to the field. A few events begin with a
- * fixed prefix: shrink_slab prints the shrinker's function and address,
- * writeback events print "bdi NAME: ". Values never contain spaces in these
- * events, so tokens are split on white space.
+ * fixed prefix: shrink_slab prints the shrinker's function (" [module]"
+ * appended for module code) and address, writeback events print
+ * "bdi NAME: ". Other values never contain spaces in these events, so
+ * tokens are split on white space.
  */
 #include <string.h>
 
@@ -33,6 +34,14 @@ static int starts_with(const char *s, size_t len, const char *prefix)
 	size_t n = strlen(prefix);
 
 	return len >= n && !memcmp(s, prefix, n);
+}
+
+/* Only white space left in p[pos..len)? */
+static int at_end(const char *p, size_t len, size_t pos)
+{
+	while (pos < len && is_space(p[pos]))
+		pos++;
+	return pos >= len;
 }
 
 /* Next white-space separated token of p[*pos..len). Return: its length, 0 at end. */
@@ -60,17 +69,36 @@ int text_payload_parse(const char *event, size_t event_len, const char *p, size_
 
 	*why = NULL;
 	if (starts_with(event, event_len, "mm_shrink_slab_")) {
-		/* "%pS %p: nid: ..." */
+		/* "%pS %p: nid: ..."; %pS of a module symbol ends in " [mod]" */
+		const char *sym;
+		size_t symlen, save;
+
 		n = next_token(p, len, &pos, &tok);
 		if (!n)
 			goto truncated;
-		if ((rc = fn(ctx, "shrink", 6, tok, n)))
+		sym = tok;
+		symlen = n;
+		save = pos;
+		n = next_token(p, len, &pos, &tok);
+		if (n && tok[0] == '[') {
+			/* " [mod]", or " [mod buildid]" on CONFIG_STACKTRACE_BUILD_ID kernels */
+			while (n && tok[n - 1] != ']')
+				n = next_token(p, len, &pos, &tok);
+			if (!n)
+				goto truncated;
+			symlen = tok + n - sym;
+		} else {
+			pos = save;
+		}
+		if ((rc = fn(ctx, "shrink", 6, sym, symlen)))
 			return rc;
 		n = next_token(p, len, &pos, &tok);
 		if (n < 2 || tok[n - 1] != ':')
 			goto truncated;
 		if ((rc = fn(ctx, "shr", 3, tok, n - 1)))
 			return rc;
+		if (at_end(p, len, pos))
+			goto prefix_only;
 	} else if (starts_with(p, len, "bdi ")) {
 		/* writeback: "bdi %s: ..." - the name may itself contain ':' ("8:0") */
 		size_t i = 4, start = 4;
@@ -82,6 +110,8 @@ int text_payload_parse(const char *event, size_t event_len, const char *p, size_
 		if ((rc = fn(ctx, "bdi", 3, p + start, i - start)))
 			return rc;
 		pos = i + 1;
+		if (at_end(p, len, pos))
+			goto prefix_only;	/* every "bdi %s: " event prints fields after it */
 	}
 	if (event_len == 23 && !memcmp(event, "writeback_pages_written", 23)) {
 		n = next_token(p, len, &pos, &tok);
@@ -93,11 +123,6 @@ int text_payload_parse(const char *event, size_t event_len, const char *p, size_
 	while ((n = next_token(p, len, &pos, &tok))) {
 		const char *eq = memchr(tok, '=', n);
 
-		if (eq && eq != tok && !label_len) {
-			if ((rc = fn(ctx, tok, eq - tok, eq + 1, n - (eq + 1 - tok))))
-				return rc;
-			continue;
-		}
 		/* a value ends a phrase; gfp_flags takes any value ("none", "GFP_KERNEL") */
 		if (label_len && (is_value_start(tok, n) ||
 				  (label_len == 9 && !memcmp(label, "gfp_flags", 9)))) {
@@ -106,8 +131,22 @@ int text_payload_parse(const char *event, size_t event_len, const char *p, size_
 			label_len = 0;
 			continue;
 		}
+		if (eq && eq != tok) {
+			/* words before it with no value ("vmstat seq=3") are free text */
+			if (label_len) {
+				free_text = 1;
+				label_len = 0;
+			}
+			if (eq + 1 == tok + n && at_end(p, len, pos)) {
+				*why = "the last field has no value (line cut short?)";
+				return 1;
+			}
+			if ((rc = fn(ctx, tok, eq - tok, eq + 1, n - (eq + 1 - tok))))
+				return rc;
+			continue;
+		}
 		if (eq || is_value_start(tok, n)) {
-			free_text = 1;	/* a value with no label, or key=value inside a phrase */
+			free_text = 1;	/* a value with no label */
 			label_len = 0;
 			continue;
 		}
@@ -135,5 +174,8 @@ int text_payload_parse(const char *event, size_t event_len, const char *p, size_
 	return 0;
 truncated:
 	*why = "payload ends before its fixed prefix is complete (line cut short?)";
+	return 1;
+prefix_only:
+	*why = "payload has no fields after its fixed prefix (line cut short?)";
 	return 1;
 }
