@@ -105,6 +105,10 @@ tests/unit/%: tests/unit/%.o libvms.a
 lib: libvms.a
 test-tools: $(UNIT_TESTS)
 
+# Workload programs of the sample scenarios (samples/Makefile).
+samples:
+	@$(MAKE) --no-print-directory -C samples
+
 # The README's two commands. Both install missing Debian packages first
 # (scripts/install-deps.sh, quick when nothing is missing), then build.
 check:
@@ -115,7 +119,7 @@ demo:
 	@sh scripts/install-deps.sh
 	@$(MAKE) --no-print-directory demo-run
 
-test-run: all $(UNIT_TESTS)
+test-run: all $(UNIT_TESTS) samples
 	@sh tests/run-all.sh
 
 SAMPLE = samples/traces/memcg-fileread.dat
@@ -145,10 +149,11 @@ uninstall:
 	rm -rf $(DESTDIR)$(docdir)
 
 clean:
+	@$(MAKE) --no-print-directory -C samples clean
 	rm -f vmscope libvms.a lib/schema-sql.h $(UNIT_TESTS)
 	find . -name '*.o' -o -name '*.d' | xargs rm -f
 	rm -rf tests/trash
 
-.PHONY: all lib test-tools check demo test-run demo-run test test-mem bench deps install uninstall clean
+.PHONY: all lib samples test-tools check demo test-run demo-run test test-mem bench deps install uninstall clean
 
 -include $(shell find . -name '*.d' 2>/dev/null)
