@@ -141,6 +141,8 @@ int cmd_info(int argc, const char **argv)
 		return show_help(info_usage);
 	if (argc != 2)
 		return usage_error(info_usage, argc < 2 ? "no database given" : "one database at a time");
+	if (argv[1][0] == '-')
+		return usage_error(info_usage, "unknown option '%s'", argv[1]);
 	db = vms_db_open(argv[1], VMS_OPEN_READONLY | VMS_OPEN_ANY_STATUS);
 	if (!db)
 		return error_last();

@@ -169,6 +169,8 @@ long vms_input_read(struct vms_input *in, void *buf, size_t len);
 /* Bytes of compressed input consumed so far and the file's size (for progress). */
 uint64_t vms_input_raw_pos(const struct vms_input *in);
 uint64_t vms_input_raw_size(const struct vms_input *in);
+/* Decompressed bytes read so far (the input's size once it was read to the end). */
+uint64_t vms_input_decoded_bytes(const struct vms_input *in);
 /**
  * vms_input_getline() - next line without its newline
  * @len: out, length of the line

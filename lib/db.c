@@ -176,8 +176,18 @@ struct vms_db *vms_db_open(const char *path, int flags)
 	struct vms_db *db;
 	sqlite3_stmt *st;
 
-	if (access(path, R_OK)) {
+	struct stat sb;
+
+	if (stat(path, &sb) || access(path, R_OK)) {
 		vms_error("cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		vms_error("'%s' is a directory, not a vmscope database", path);
+		return NULL;
+	}
+	if (sb.st_size == 0) {
+		vms_error("'%s' is empty, not a vmscope database", path);
 		return NULL;
 	}
 	db = db_alloc(path);

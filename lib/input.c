@@ -34,6 +34,7 @@ struct vms_input {
 	ZSTD_DStream *zstd;
 	lzma_stream xz;
 	int codec_done;			/* the decoder reached the end of its stream */
+	uint64_t decoded;		/* decompressed bytes produced */
 	unsigned char *buf;		/* decoded bytes */
 	size_t alloc, start, end;	/* buf[start..end) not yet consumed */
 	int eof;
@@ -58,38 +59,45 @@ static int raw_fill(struct vms_input *in)
 	return 0;
 }
 
-/* Decode into out[0..len). Return: bytes produced, 0 at end, -1 on error. */
+static long truncated(struct vms_input *in)
+{
+	return vms_error("'%s': compressed data ends early (truncated %s file)", in->path,
+			 vms_input_compression(in));
+}
+
+/*
+ * Decode into out[0..len). At the end of the compressed file the decoder is
+ * still called with no input, to flush what it holds. Return: bytes
+ * produced, 0 at the end, -1 on error.
+ */
 static long decode(struct vms_input *in, unsigned char *out, size_t len)
 {
 	size_t produced = 0;
 
 	while (produced == 0) {
+		size_t avail;
+
 		if (raw_fill(in))
 			return -1;
+		avail = in->raw_have - in->raw_off;
 		if (in->codec == C_NONE) {
-			size_t n = in->raw_have - in->raw_off;
+			size_t n = avail < len ? avail : len;
 
-			if (n > len)
-				n = len;
 			memcpy(out, in->raw + in->raw_off, n);
 			in->raw_off += n;
 			return (long)n;
 		}
-		if (in->raw_eof && in->raw_off >= in->raw_have) {
-			if (!in->codec_done)
-				return vms_error("'%s': compressed data ends early (truncated %s file)",
-						 in->path, vms_input_compression(in));
-			return 0;
-		}
 		if (in->codec == C_GZIP) {
 			int rc;
 
-			if (in->codec_done) {	/* another gzip member follows */
-				inflateReset(&in->z);
+			if (in->codec_done) {
+				if (!avail)
+					return 0;
+				inflateReset(&in->z);	/* another gzip member follows */
 				in->codec_done = 0;
 			}
 			in->z.next_in = in->raw + in->raw_off;
-			in->z.avail_in = in->raw_have - in->raw_off;
+			in->z.avail_in = avail;
 			in->z.next_out = out;
 			in->z.avail_out = len;
 			rc = inflate(&in->z, Z_NO_FLUSH);
@@ -100,8 +108,10 @@ static long decode(struct vms_input *in, unsigned char *out, size_t len)
 			else if (rc != Z_OK && rc != Z_BUF_ERROR)
 				return vms_error("'%s': corrupt gzip data near byte %llu: %s", in->path,
 						 (unsigned long long)in->raw_pos, in->z.msg ? in->z.msg : "?");
+			if (!produced && in->raw_eof && !avail)
+				return in->codec_done ? 0 : truncated(in);
 		} else if (in->codec == C_ZSTD) {
-			ZSTD_inBuffer ib = { in->raw + in->raw_off, in->raw_have - in->raw_off, 0 };
+			ZSTD_inBuffer ib = { in->raw + in->raw_off, avail, 0 };
 			ZSTD_outBuffer ob = { out, len, 0 };
 			size_t rc = ZSTD_decompressStream(in->zstd, &ob, &ib);
 
@@ -110,30 +120,35 @@ static long decode(struct vms_input *in, unsigned char *out, size_t len)
 						 (unsigned long long)in->raw_pos, ZSTD_getErrorName(rc));
 			in->raw_off += ib.pos;
 			produced = ob.pos;
-			in->codec_done = rc == 0;
+			/* a call with nothing in and nothing out says nothing about the frame */
+			if (ib.pos || ob.pos)
+				in->codec_done = rc == 0;
+			if (!produced && in->raw_eof && !avail)
+				return in->codec_done ? 0 : truncated(in);
 		} else {
 			lzma_ret rc;
 
 			in->xz.next_in = in->raw + in->raw_off;
-			in->xz.avail_in = in->raw_have - in->raw_off;
+			in->xz.avail_in = avail;
 			in->xz.next_out = out;
 			in->xz.avail_out = len;
+			/* LZMA_CONCATENATED reports the end only once told the input ended */
 			rc = lzma_code(&in->xz, in->raw_eof ? LZMA_FINISH : LZMA_RUN);
 			in->raw_off = in->raw_have - in->xz.avail_in;
 			produced = len - in->xz.avail_out;
 			if (rc == LZMA_STREAM_END) {
 				in->codec_done = 1;
-				if (!produced)
-					return 0;
-			} else if (rc != LZMA_OK && rc != LZMA_BUF_ERROR) {
+				in->decoded += produced;
+				return (long)produced;
+			}
+			if (rc != LZMA_OK && rc != LZMA_BUF_ERROR)
 				return vms_error("'%s': corrupt xz data near byte %llu (lzma error %d)",
 						 in->path, (unsigned long long)in->raw_pos, (int)rc);
-			} else if (rc == LZMA_BUF_ERROR && in->raw_eof) {
-				return vms_error("'%s': compressed data ends early (truncated xz file)",
-						 in->path);
-			}
+			if (!produced && in->raw_eof && !avail)
+				return truncated(in);
 		}
 	}
+	in->decoded += produced;
 	return (long)produced;
 }
 
@@ -258,6 +273,11 @@ uint64_t vms_input_raw_pos(const struct vms_input *in)
 uint64_t vms_input_raw_size(const struct vms_input *in)
 {
 	return in->raw_size;
+}
+
+uint64_t vms_input_decoded_bytes(const struct vms_input *in)
+{
+	return in->codec == C_NONE ? in->raw_pos : in->decoded;
 }
 
 size_t vms_input_peek(struct vms_input *in, const unsigned char **data, size_t len)

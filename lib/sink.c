@@ -568,7 +568,14 @@ int vms_sink_set_from_text(struct vms_sink *s, const char *key, size_t keylen,
 
 	if (col < 0) {
 		json_key(s, key, keylen);
-		if (!parse_number(value, vallen, &v) && vallen < 19)
+		/*
+		 * Only plain numbers become JSON numbers: "0000000012345678" (a
+		 * hashed pointer) or "060000" (octal mode) stay text as printed.
+		 */
+		if (vallen < 19 && (vallen == 1 || value[0] != '0' ||
+				    (vallen > 2 && value[1] == 'x')) && value[0] != '+' &&
+		    !(value[0] == '-' && vallen > 2 && value[1] == '0') &&
+		    !parse_number(value, vallen, &v))
 			vms_buf_addf(&s->json, "%lld", v);
 		else
 			vms_json_append_string(&s->json, value, vallen);

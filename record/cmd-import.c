@@ -126,13 +126,14 @@ int cmd_import(int argc, const char **argv)
 {
 	struct import_options opt = { .max_reported_errors = 10 };
 	const char *file = NULL, *output = NULL, *kernel = NULL;
-	char *out_alloc = NULL, *detail = NULL, *tmp = NULL, *cmdline;
+	char *out_alloc = NULL, *detail = NULL, *tmp = NULL, *partial = NULL, *cmdline;
 	int force = 0, quiet = 0, rc = 1, is_dat, i;
 	struct vms_input *in = NULL;
 	struct vms_sink *sink = NULL;
 	struct vms_db *db = NULL;
 	const unsigned char *head;
 	double t0 = vms_now();
+	long long dat_size = 0;
 	size_t nhead;
 
 	for (i = 1; i < argc; i++) {
@@ -148,8 +149,15 @@ int cmd_import(int argc, const char **argv)
 			quiet = 1;
 		else if (!strcmp(a, "--kernel") && i + 1 < argc)
 			kernel = argv[++i];
-		else if (!strcmp(a, "--show-errors") && i + 1 < argc)
-			opt.max_reported_errors = atoi(argv[++i]);
+		else if (!strcmp(a, "--show-errors") && i + 1 < argc) {
+			char *end;
+			long n = strtol(argv[++i], &end, 10);
+
+			if (*end || end == argv[i] || n < 0 || n > 1000000)
+				return usage_error(import_usage, "--show-errors takes a number, not '%s'",
+						   argv[i]);
+			opt.max_reported_errors = (int)n;
+		}
 		else if (a[0] == '-' && a[1])
 			return usage_error(import_usage, "unknown or incomplete option '%s'", a);
 		else if (!file)
@@ -160,6 +168,7 @@ int cmd_import(int argc, const char **argv)
 	if (!file)
 		return usage_error(import_usage, "no input file");
 	opt.display_path = file;
+	opt.quiet = quiet;
 	if (!output && !(output = out_alloc = default_output(file)))
 		return error("out of memory");
 
@@ -168,10 +177,20 @@ int cmd_import(int argc, const char **argv)
 		goto fail;
 	nhead = vms_input_peek(in, &head, sizeof(dat_magic));
 	is_dat = nhead == sizeof(dat_magic) && !memcmp(head, dat_magic, sizeof(dat_magic));
-	if (nhead == 0 && vms_last_error()[0] && !is_dat) {
-		/* peek failed or the file is empty: let the importer say which */
+	/*
+	 * Write to a temporary name and rename at the end: a failed import
+	 * leaves an existing database (--force) as it was, and an interrupted
+	 * one leaves nothing under the real name.
+	 */
+	if (!force && access(output, F_OK) == 0) {
+		rc = error("'%s' already exists (use --force to replace it)", output);
+		goto out;
 	}
-	db = vms_db_create(output, force, is_dat ? "trace-cmd-dat" : "tracefs-text");
+	if (asprintf(&partial, "%s.partial-%d", output, (int)getpid()) < 0) {
+		rc = error("out of memory");
+		goto out;
+	}
+	db = vms_db_create(partial, 1, is_dat ? "trace-cmd-dat" : "tracefs-text");
 	if (!db)
 		goto fail;
 	sink = vms_sink_new(db);
@@ -194,6 +213,7 @@ int cmd_import(int argc, const char **argv)
 			tmp = decompress_to_temp(in);
 			if (!tmp)
 				goto fail_db;
+			dat_size = vms_input_decoded_bytes(in);
 			dat_file = tmp;
 		}
 		rc = import_dat(dat_file, db, sink, &opt, &detail);
@@ -202,11 +222,19 @@ int cmd_import(int argc, const char **argv)
 	}
 	if (rc < 0)
 		goto fail_db;
-	if (vms_sink_finish(sink) || vms_db_set_run_int(db, "source_bytes",
-							(long long)vms_input_raw_size(in)) ||
+	if (vms_sink_finish(sink) ||
+	    vms_db_set_run_int(db, "source_bytes", (long long)(tmp ? dat_size : is_dat ?
+				vms_input_raw_size(in) : vms_input_decoded_bytes(in))) ||
 	    vms_db_finish(db, detail))
 		goto fail_db;
 
+	vms_db_close(db);
+	db = NULL;
+	if (rename(partial, output)) {
+		rc = error("cannot rename '%s' to '%s': %s", partial, output, strerror(errno));
+		unlink(partial);
+		goto out;
+	}
 	if (!quiet) {
 		note("imported %llu events from %s into %s in %.1f s", (unsigned long long)
 		     vms_sink_events(sink), file, output, vms_now() - t0);
@@ -230,7 +258,7 @@ fail_db:
 	sink = NULL;
 	vms_db_close(db);
 	db = NULL;
-	unlink(output);
+	unlink(partial);
 	rc = 1;
 	goto out;
 fail:
@@ -244,6 +272,7 @@ out:
 	vms_db_close(db);
 	vms_input_close(in);
 	free(detail);
+	free(partial);
 	free(out_alloc);
 	return rc;
 }

@@ -236,7 +236,7 @@ int import_dat(const char *file, struct vms_db *db, struct vms_sink *sink,
 	    store_cpustats(&ctx, db, tracecmd_get_cpustats(handle)))
 		goto out;
 	snprintf(what, sizeof(what), "importing %s", opt->display_path);
-	ctx.progress = vms_progress_new(what);
+	ctx.progress = opt->quiet ? NULL : vms_progress_new(what);
 	{
 		struct stat st;
 		long long want = 0;

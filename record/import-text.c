@@ -49,7 +49,8 @@ int import_text(struct vms_input *in, struct vms_db *db, struct vms_sink *sink,
 	unsigned long long lineno = 0, bad = 0, events = 0;
 	long long first_bad = 0, cpus = -1, entries_lost = -1;
 	const char *kind = NULL;
-	int ts_digits = -1, ts_raw = 0, truncated = 0;
+	int ts_digits = -1, ts_raw = 0, truncated = 0, read_failed = 0;
+	char read_error[1024];
 	char what[4200];
 	const char *line;
 	size_t len;
@@ -60,7 +61,7 @@ int import_text(struct vms_input *in, struct vms_db *db, struct vms_sink *sink,
 		return vms_error("'%s' is binary data but not a trace-cmd .dat file (bad magic)",
 				 opt->display_path);
 	snprintf(what, sizeof(what), "importing %s", opt->display_path);
-	progress = vms_progress_new(what);
+	progress = opt->quiet ? NULL : vms_progress_new(what);
 
 	while ((line = vms_input_getline(in, &len, &nl))) {
 		struct text_ctx ctx = { sink, 0 };
@@ -131,8 +132,13 @@ int import_text(struct vms_input *in, struct vms_db *db, struct vms_sink *sink,
 		vms_sink_task(sink, tl.pid, tl.comm, tl.comm_len, tl.ts);
 		events++;
 		if (!nl) {
+			/* stored, since it parsed, but a number may have been cut short */
 			truncated = 1;
 			snprintf(what, sizeof(what), "line %llu", lineno);
+			if (vms_sink_import_error(sink, lineno, vms_input_line_offset(in),
+						  "the file ends inside this line: it was stored, but "
+						  "its last value may be cut short", line, len))
+				goto fatal;
 		}
 		continue;
 bad_line:
@@ -147,8 +153,13 @@ bad_line:
 	}
 	vms_progress_done(progress);
 	progress = NULL;
-	if (len == (size_t)-1)
-		goto fatal_read;
+	if (len == (size_t)-1) {
+		/* decompression failed part way: keep what was read */
+		if (!events)
+			return -1;
+		read_failed = 1;
+		snprintf(read_error, sizeof(read_error), "%s", vms_last_error());
+	}
 
 	if (!events && !bad)
 		return vms_error(lineno ? "'%s' holds no trace events (%llu lines of headers or comments)"
@@ -159,13 +170,24 @@ bad_line:
 	if (entries_lost > 0 && vms_sink_lost(sink, -1, 0, entries_lost, "text"))
 		return -1;
 	if (vms_db_set_run_text(db, "source_kind", kind) ||
-	    vms_db_set_run_int(db, "ts_resolution_ns",
-			       ts_raw ? 1 : (ts_digits >= 9 ? 1 : ts_digits == 6 ? 1000 : 1000000)) ||
 	    (cpus > 0 && vms_db_set_run_int(db, "cpus", cpus)))
 		return -1;
-	if (ts_raw)
+	if (ts_raw) {
+		/* counter, uptime or x86-tsc clock: ticks, not time */
 		vms_warning("'%s': timestamps have no fraction (counter, uptime or x86-tsc clock): "
 			    "stored as they are, not in ns", opt->display_path);
+	} else {
+		long long res = 1;
+
+		for (int d = ts_digits; d < 9; d++)
+			res *= 10;
+		if (vms_db_set_run_int(db, "ts_resolution_ns", res))
+			return -1;
+	}
+	if (read_failed) {
+		*detail = strdup(read_error);
+		return 1;
+	}
 	if (truncated || bad) {
 		char buf[4800];
 
@@ -181,11 +203,6 @@ bad_line:
 		return 1;
 	}
 	return 0;
-fatal_read:
-	if (!events)
-		return -1;
-	*detail = strdup(vms_last_error());
-	return 1;
 fatal:
 	vms_progress_done(progress);
 	return -1;

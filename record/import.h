@@ -19,6 +19,7 @@ struct vms_sink;
 struct import_options {
 	const char *display_path;	/* the file as the user named it, for messages */
 	int max_reported_errors;	/* bad lines printed on stderr (all are stored) */
+	int quiet;			/* no progress on stderr */
 };
 
 int import_text(struct vms_input *in, struct vms_db *db, struct vms_sink *sink,

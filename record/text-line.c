@@ -112,8 +112,17 @@ static int split_task(const char *s, size_t end, struct text_line *out)
 	}
 	j--;	/* the '-' */
 	{
-		size_t start = 0;
+		size_t start = 0, k;
 
+		/*
+		 * trace-cmd report puts the buffer instance first, at column 0:
+		 * "NAME:    <comm>-<pid> [cpu] ...". A word ending in ':' followed
+		 * by two spaces at the start of the line is that, not the comm.
+		 */
+		for (k = 0; k + 2 < j && s[k] != ' ' && s[k] != '\t'; k++)
+			;
+		if (k > 1 && k + 2 < j && s[k - 1] == ':' && s[k] == ' ' && s[k + 1] == ' ')
+			start = k;
 		skip_spaces(s, j, &start);
 		out->comm = s + start;
 		out->comm_len = j - start;

@@ -1,6 +1,8 @@
 -- SPDX-License-Identifier: GPL-2.0
 -- 006-views.sql: begin/end pairs as intervals, the units the analyzers work in.
--- Pairs are matched per task (per node for kswapd) in event order (seq). An
+-- Pairs are matched per task (per node for kswapd) in time order (ts, then
+-- seq for equal timestamps; a live recording merges CPUs page by page, so seq
+-- alone can be a few events out of time order). An
 -- interval cut by the start of the trace has NULL begin columns; one cut by
 -- the end has NULL end columns: both are kept, never dropped.
 
@@ -27,7 +29,7 @@ WITH ev AS (
 	SELECT *, LAG(is_begin) OVER p AS prev_is_begin,
 		LEAD(is_begin) OVER p AS next_is_begin, LEAD(seq) OVER p AS next_seq,
 		LEAD(ts) OVER p AS next_ts, LEAD(nr_reclaimed) OVER p AS next_nr_reclaimed
-	FROM ev WINDOW p AS (PARTITION BY kind, pid ORDER BY seq)
+	FROM ev WINDOW p AS (PARTITION BY kind, pid ORDER BY ts, seq)
 )
 SELECT kind, pid, cpu, nid, seq AS begin_seq, ts AS begin_ts,
 	CASE WHEN next_is_begin = 0 THEN next_seq END AS end_seq,
@@ -48,7 +50,7 @@ WITH ev AS (
 	SELECT nid, seq, ts, pid, 0 AS is_sleep, "order" FROM mm_vmscan_kswapd_wake
 	UNION ALL SELECT nid, seq, ts, pid, 1, NULL FROM mm_vmscan_kswapd_sleep
 ), g AS (
-	SELECT *, COALESCE(SUM(is_sleep) OVER (PARTITION BY nid ORDER BY seq
+	SELECT *, COALESCE(SUM(is_sleep) OVER (PARTITION BY nid ORDER BY ts, seq
 		ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS grp
 	FROM ev
 )
@@ -78,7 +80,7 @@ WITH ev AS (
 		LEAD(seq) OVER p AS next_seq, LEAD(ts) OVER p AS next_ts,
 		LEAD(unused_scan) OVER p AS next_unused_scan, LEAD(new_scan) OVER p AS next_new_scan,
 		LEAD(retval) OVER p AS next_retval, LEAD(end_total_scan) OVER p AS next_end_total_scan
-	FROM ev WINDOW p AS (PARTITION BY pid ORDER BY seq)
+	FROM ev WINDOW p AS (PARTITION BY pid ORDER BY ts, seq)
 )
 SELECT pid, cpu, shr, shrink, nid, seq AS start_seq, ts AS start_ts,
 	CASE WHEN next_is_start = 0 AND next_shr IS shr THEN next_seq END AS end_seq,

@@ -297,7 +297,7 @@ test_expect_success SQLITE3 '6.18: unknown-tgid <...> line and unknown event' '
 test_expect_success SQLITE3 '6.18 counter clock: bare integers stored as they are' '
 	import_ok k6.18-counter.txt kcnt.db &&
 	grep -q "no fraction" import.err &&
-	q kcnt.db "SELECT ts_resolution_ns, start_ts, end_ts FROM run" "1|1234567|1234571" &&
+	q kcnt.db "SELECT ts_resolution_ns, start_ts, end_ts FROM run" "|1234567|1234571" &&
 	q kcnt.db "SELECT ts FROM mm_vmscan_kswapd_sleep" 1234571
 '
 

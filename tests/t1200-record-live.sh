@@ -16,8 +16,16 @@ setup_memcg() {
 run_in_memcg() {
 	sh -c "echo \$\$ > $CG/cgroup.procs; $1"
 }
+# No vmscope-PID instance of a process that has exited (other tests or
+# sessions may be recording right now: their instances belong to live pids).
 no_instance_left() {
-	! ls /sys/kernel/tracing/instances/ | grep -q "^vmscope-[0-9]"
+	for i in $(ls /sys/kernel/tracing/instances/ | grep "^vmscope-[0-9][0-9]*$"); do
+		pid=${i#vmscope-}
+		if [ ! -d /proc/$pid ]; then
+			echo "tracefs instance $i left behind by exited pid $pid"
+			return 1
+		fi
+	done
 }
 
 test_expect_success ROOT,TRACEFS,MEMCG 'set up a memcg and a file larger than its limit' '

@@ -194,6 +194,12 @@ static void trace_cmd_report(void)
 	struct text_line tl;
 	const char *why;
 
+	/* trace-cmd record -B NAME: report prefixes each line with the buffer name */
+	check_event("report of an instance buffer",
+		    "vms-sample:               dd-6777  [000]   803.893555: mm_vmscan_throttled:  nid=0 usec_timeout=100000 usect_delayed=4000 reason=VMSCAN_THROTTLE_WRITEBACK",
+		    &(struct want){ "dd", 6777, -1, 0, 803893555000ULL, 0, 6, "mm_vmscan_throttled",
+				    "nid=0 usec_timeout=100000 usect_delayed=4000 reason=VMSCAN_THROTTLE_WRITEBACK" });
+
 	/* default report: "%16s-%-5d [%03d]" " %6.1000d:" " %s: " name padded to 20 */
 	check_event("report default",
 		    "             cat-3113  [001]    78.906798: writeback_start:      bdi 8:0: sb_dev 8:0 nr_pages=1024 sync_mode=0 kupdate=0 range_cyclic=0 background=0 reason=vmscan cgroup_ino=1",
