@@ -17,7 +17,7 @@ AR ?= ar
 PKG_CONFIG ?= pkg-config
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -MMD -MP
-CPPFLAGS += -D_GNU_SOURCE -Iinclude -Ilib -Irecord
+CPPFLAGS += -D_GNU_SOURCE -Iinclude -Ilib -Irecord -Ianalyze
 ifdef DEVELOPER
 CFLAGS += -Werror
 endif
@@ -59,6 +59,18 @@ endif
 CPPFLAGS += $(DEP_CFLAGS)
 LIBS = $(DEP_LIBS) -lm
 
+LIB_OBJS += analyze/report-audit.o
+LIB_OBJS += analyze/report-episodes.o
+LIB_OBJS += analyze/report-kswapd-failures.o
+LIB_OBJS += analyze/report-ratio.o
+LIB_OBJS += analyze/report-refaults.o
+LIB_OBJS += analyze/report-sections.o
+LIB_OBJS += analyze/report-shrinkers.o
+LIB_OBJS += analyze/report-summary.o
+LIB_OBJS += analyze/report-throttle.o
+LIB_OBJS += analyze/report-util.o
+LIB_OBJS += analyze/report-vmstat.o
+LIB_OBJS += analyze/table.o
 LIB_OBJS += lib/db.o
 LIB_OBJS += lib/error.o
 LIB_OBJS += lib/input.o
@@ -77,7 +89,9 @@ LIB_OBJS += record/text-payload.o
 CMD_OBJS += main.o
 CMD_OBJS += record/cmd-import.o
 CMD_OBJS += record/cmd-record.o
+CMD_OBJS += analyze/cmd-compare.o
 CMD_OBJS += analyze/cmd-info.o
+CMD_OBJS += analyze/cmd-report.o
 
 UNIT_TESTS = tests/unit/u-text-line tests/unit/u-text-payload tests/unit/u-json
 

@@ -25,11 +25,11 @@ static const struct command commands[] = {
 	{ "import", cmd_import, "import a trace-cmd .dat file or a text trace into a database" },
 	{ "record", cmd_record, "record reclaim live: trace events and counters on one clock" },
 	{ "info", cmd_info, "show what a database holds: source, kernel, span, events, losses" },
+	{ "compare", cmd_compare, "before/after table of two runs (vmstat, episodes, ratio)" },
+	{ "report", cmd_report, "postmortem tables: episodes, vmstat, ratio, refaults, kswapd failures" },
 };
 
 static const char *const not_yet[][2] = {
-	{ "report", "the analyzers (issue 4)" },
-	{ "compare", "before/after tables (issue 4)" },
 	{ "plot", "gnuplot figures (issue 5)" },
 	{ "replay", "policy replay (issue 6)" },
 };

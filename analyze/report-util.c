@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report-util.c - small SQL helpers shared by the report sections: window
+ * binding, single values, and counter deltas over the window.
+ */
+#include "vms.h"
+#include "report.h"
+
+sqlite3_stmt *report_prepare(struct report_ctx *ctx, const char *sql)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(ctx->sql, sql, -1, &st, NULL) != SQLITE_OK) {
+		vms_error("%s: %s", vms_db_path(ctx->db), sqlite3_errmsg(ctx->sql));
+		return NULL;
+	}
+	if (sqlite3_bind_parameter_count(st) >= 1)
+		sqlite3_bind_int64(st, 1, ctx->from);
+	if (sqlite3_bind_parameter_count(st) >= 2)
+		sqlite3_bind_int64(st, 2, ctx->to);
+	return st;
+}
+
+int report_int(struct report_ctx *ctx, const char *sql, long long *out)
+{
+	sqlite3_stmt *st = report_prepare(ctx, sql);
+	int rc;
+
+	if (!st)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		*out = sqlite3_column_int64(st, 0);
+		rc = 0;
+	} else if (rc == SQLITE_ROW || rc == SQLITE_DONE) {
+		rc = 1;
+	} else {
+		rc = vms_error("%s: %s", vms_db_path(ctx->db), sqlite3_errmsg(ctx->sql));
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+double report_rel_s(const struct report_ctx *ctx, long long ts)
+{
+	return (ts - ctx->run_start) / 1e9;
+}
+
+int report_counter_delta(struct report_ctx *ctx, const char *source, const char *scope,
+			 const char *name, long long *delta)
+{
+	sqlite3_stmt *st = report_prepare(ctx,
+		"WITH ids AS (SELECT"
+		" COALESCE((SELECT id FROM counter_sample WHERE source = ?3 AND scope = ?4 AND ts <= ?1"
+		"           ORDER BY ts DESC LIMIT 1),"
+		"          (SELECT id FROM counter_sample WHERE source = ?3 AND scope = ?4"
+		"           ORDER BY ts LIMIT 1)) AS a,"
+		" (SELECT id FROM counter_sample WHERE source = ?3 AND scope = ?4 AND ts <= ?2"
+		"  ORDER BY ts DESC LIMIT 1) AS z)"
+		" SELECT (SELECT value FROM counter_value WHERE sample = ids.z AND name = ?5)"
+		"      - (SELECT value FROM counter_value WHERE sample = ids.a AND name = ?5)"
+		" FROM ids");
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 3, source, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, scope, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		*delta = sqlite3_column_int64(st, 0);
+		rc = 0;
+	} else if (rc == SQLITE_ROW || rc == SQLITE_DONE) {
+		rc = 1;
+	} else {
+		rc = vms_error("%s: %s", vms_db_path(ctx->db), sqlite3_errmsg(ctx->sql));
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+double report_counter_span(struct report_ctx *ctx, const char *source)
+{
+	sqlite3_stmt *st = report_prepare(ctx,
+		"SELECT (SELECT ts FROM counter_sample WHERE source = ?3 AND ts <= ?2"
+		"        ORDER BY ts DESC LIMIT 1)"
+		"     - COALESCE((SELECT ts FROM counter_sample WHERE source = ?3 AND ts <= ?1"
+		"                 ORDER BY ts DESC LIMIT 1),"
+		"                (SELECT ts FROM counter_sample WHERE source = ?3 ORDER BY ts LIMIT 1))");
+	double span = 0;
+
+	if (!st)
+		return 0;
+	sqlite3_bind_text(st, 3, source, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		span = sqlite3_column_int64(st, 0) / 1e9;
+	sqlite3_finalize(st);
+	return span;
+}

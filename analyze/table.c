@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * table.c - result tables of the analyzers and their text, CSV and JSON
+ * output (see table.h). Every string goes through one escaper per format:
+ * CSV quotes fields with commas, quotes or line breaks; JSON escapes through
+ * vms_json_append_string(); text replaces control characters with '?', so a
+ * comm holding a newline or an escape sequence cannot break a table or a
+ * terminal.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vms.h"
+#include "table.h"
+
+enum cell_kind { CELL_NULL, CELL_INT, CELL_REAL, CELL_TEXT };
+
+struct cell {
+	enum cell_kind kind;
+	long long i;
+	double r;
+	char *s;
+};
+
+struct column {
+	char *name;
+	char *unit;
+	int decimals;
+};
+
+struct table {
+	char *section, *name, *title;
+	struct column *cols;
+	int ncols;
+	struct cell *cells;	/* row-major */
+	int ncells, alloc;
+	char **notes;
+	int nnotes;
+};
+
+struct out {
+	FILE *f;
+	enum out_format fmt;
+	int tables;
+	int metas;
+	const char *last_section;
+	char *last_section_copy;
+};
+
+struct table *table_new(const char *section, const char *name, const char *title)
+{
+	struct table *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->section = strdup(section);
+	t->name = strdup(name);
+	t->title = strdup(title);
+	return t;
+}
+
+void table_free(struct table *t)
+{
+	int i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->ncols; i++) {
+		free(t->cols[i].name);
+		free(t->cols[i].unit);
+	}
+	for (i = 0; i < t->ncells; i++)
+		free(t->cells[i].s);
+	for (i = 0; i < t->nnotes; i++)
+		free(t->notes[i]);
+	free(t->cols);
+	free(t->cells);
+	free(t->notes);
+	free(t->section);
+	free(t->name);
+	free(t->title);
+	free(t);
+}
+
+void table_column(struct table *t, const char *name, const char *unit, int decimals)
+{
+	struct column *c = realloc(t->cols, (t->ncols + 1) * sizeof(*c));
+
+	if (!c)
+		return;
+	t->cols = c;
+	c[t->ncols].name = strdup(name);
+	c[t->ncols].unit = unit ? strdup(unit) : NULL;
+	c[t->ncols].decimals = decimals;
+	t->ncols++;
+}
+
+static struct cell *add_cell(struct table *t)
+{
+	if (t->ncells == t->alloc) {
+		int n = t->alloc ? t->alloc * 2 : 64;
+		struct cell *c = realloc(t->cells, n * sizeof(*c));
+
+		if (!c)
+			return NULL;
+		t->cells = c;
+		t->alloc = n;
+	}
+	memset(&t->cells[t->ncells], 0, sizeof(struct cell));
+	return &t->cells[t->ncells++];
+}
+
+void table_row(struct table *t)
+{
+	/* pad an incomplete previous row so that cells stay aligned */
+	while (t->ncols && t->ncells % t->ncols)
+		if (!add_cell(t))
+			return;
+}
+
+void table_int(struct table *t, long long v)
+{
+	struct cell *c = add_cell(t);
+
+	if (c) {
+		c->kind = CELL_INT;
+		c->i = v;
+	}
+}
+
+void table_real(struct table *t, double v)
+{
+	struct cell *c = add_cell(t);
+
+	if (c && !isnan(v) && !isinf(v)) {
+		c->kind = CELL_REAL;
+		c->r = v;
+	}
+}
+
+void table_text(struct table *t, const char *s)
+{
+	struct cell *c = add_cell(t);
+
+	if (c && s) {
+		c->kind = CELL_TEXT;
+		c->s = strdup(s);
+	}
+}
+
+void table_null(struct table *t)
+{
+	add_cell(t);
+}
+
+void table_note(struct table *t, const char *fmt, ...)
+{
+	char **n = realloc(t->notes, (t->nnotes + 1) * sizeof(*n));
+	va_list ap;
+
+	if (!n)
+		return;
+	t->notes = n;
+	va_start(ap, fmt);
+	if (vasprintf(&n[t->nnotes], fmt, ap) >= 0)
+		t->nnotes++;
+	va_end(ap);
+}
+
+int table_rows(const struct table *t)
+{
+	return t->ncols ? (t->ncells + t->ncols - 1) / t->ncols : 0;
+}
+
+/* Cell as text for the text and CSV formats; caller frees. */
+static char *cell_string(const struct table *t, int idx)
+{
+	const struct cell *c = idx < t->ncells ? &t->cells[idx] : NULL;
+	char *s = NULL;
+
+	if (!c || c->kind == CELL_NULL)
+		return strdup("");
+	if (c->kind == CELL_INT)
+		return asprintf(&s, "%lld", c->i) < 0 ? NULL : s;
+	if (c->kind == CELL_REAL)
+		return asprintf(&s, "%.*f", t->cols[idx % t->ncols].decimals, c->r) < 0 ? NULL : s;
+	return strdup(c->s);
+}
+
+/* Printable on a terminal: control bytes become '?'. */
+static void sanitize(char *s)
+{
+	for (; s && *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
+static void emit_text(struct out *o, const struct table *t)
+{
+	int rows = table_rows(t), i, r, *w = calloc(t->ncols ? t->ncols : 1, sizeof(int));
+	char **hdr = calloc(t->ncols ? t->ncols : 1, sizeof(char *));
+
+	if (!w || !hdr)
+		goto out;
+	for (i = 0; i < t->ncols; i++) {
+		if (t->cols[i].unit && *t->cols[i].unit) {
+			if (asprintf(&hdr[i], "%s (%s)", t->cols[i].name, t->cols[i].unit) < 0)
+				hdr[i] = NULL;
+		} else {
+			hdr[i] = strdup(t->cols[i].name);
+		}
+		w[i] = hdr[i] ? (int)strlen(hdr[i]) : 0;
+	}
+	for (r = 0; r < rows; r++)
+		for (i = 0; i < t->ncols; i++) {
+			char *s = cell_string(t, r * t->ncols + i);
+
+			if (s && (int)strlen(s) > w[i])
+				w[i] = (int)strlen(s);
+			free(s);
+		}
+	fprintf(o->f, "%s%s\n", o->tables ? "\n" : "", t->title);
+	for (i = 0; i < t->ncols; i++)
+		fprintf(o->f, i ? "  %*s" : "%-*s", w[i], hdr[i] ? hdr[i] : "");
+	fputc('\n', o->f);
+	for (r = 0; r < rows; r++) {
+		for (i = 0; i < t->ncols; i++) {
+			const struct cell *c = &t->cells[r * t->ncols + i];
+			char *s = cell_string(t, r * t->ncols + i);
+
+			sanitize(s);
+			/* first column and text left-aligned, numbers right-aligned */
+			if (i == t->ncols - 1 && (c->kind == CELL_TEXT || i == 0))
+				fprintf(o->f, "%s%s", i ? "  " : "", s ? s : "");	/* no trailing blanks */
+			else if (i == 0)
+				fprintf(o->f, "%-*s", w[i], s ? s : "");
+			else if (c->kind == CELL_TEXT)
+				fprintf(o->f, "  %-*s", w[i], s ? s : "");
+			else
+				fprintf(o->f, "  %*s", w[i], s && *s ? s : (c->kind == CELL_NULL ? "-" : ""));
+			free(s);
+		}
+		fputc('\n', o->f);
+	}
+	if (!rows)
+		fprintf(o->f, "(no rows)\n");
+	for (i = 0; i < t->nnotes; i++) {
+		char *n = strdup(t->notes[i]);
+
+		sanitize(n);
+		fprintf(o->f, "  note: %s\n", n ? n : "");
+		free(n);
+	}
+out:
+	for (i = 0; hdr && i < t->ncols; i++)
+		free(hdr[i]);
+	free(hdr);
+	free(w);
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void emit_csv(struct out *o, const struct table *t)
+{
+	int rows = table_rows(t), i, r;
+
+	if (o->tables)
+		fputc('\n', o->f);
+	for (i = 0; i < t->ncols; i++) {
+		if (i)
+			fputc(',', o->f);
+		csv_field(o->f, t->cols[i].name);
+	}
+	fputc('\n', o->f);
+	for (r = 0; r < rows; r++) {
+		for (i = 0; i < t->ncols; i++) {
+			char *s = cell_string(t, r * t->ncols + i);
+
+			if (i)
+				fputc(',', o->f);
+			csv_field(o->f, s ? s : "");
+			free(s);
+		}
+		fputc('\n', o->f);
+	}
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	struct vms_buf b = { 0 };
+
+	vms_json_append_string(&b, s ? s : "", s ? strlen(s) : 0);
+	fputs(b.buf ? b.buf : "\"\"", f);
+	vms_buf_release(&b);
+}
+
+static void emit_json(struct out *o, const struct table *t)
+{
+	int rows = table_rows(t), i, r;
+
+	if (!o->tables)
+		fprintf(o->f, "%s\"tables\": [\n", o->metas ? "},\n" : "{\"run\": {},\n");
+	else
+		fprintf(o->f, ",\n");
+	fprintf(o->f, "{\"section\": ");
+	json_str(o->f, t->section);
+	fprintf(o->f, ", \"table\": ");
+	json_str(o->f, t->name);
+	fprintf(o->f, ", \"title\": ");
+	json_str(o->f, t->title);
+	fprintf(o->f, ",\n \"columns\": [");
+	for (i = 0; i < t->ncols; i++) {
+		fprintf(o->f, "%s{\"name\": ", i ? ", " : "");
+		json_str(o->f, t->cols[i].name);
+		fprintf(o->f, ", \"unit\": ");
+		if (t->cols[i].unit)
+			json_str(o->f, t->cols[i].unit);
+		else
+			fputs("null", o->f);
+		fputc('}', o->f);
+	}
+	fprintf(o->f, "],\n \"rows\": [");
+	for (r = 0; r < rows; r++) {
+		fprintf(o->f, "%s[", r ? ",\n  " : "\n  ");
+		for (i = 0; i < t->ncols; i++) {
+			const struct cell *c = &t->cells[r * t->ncols + i];
+
+			if (i)
+				fputs(", ", o->f);
+			switch (c->kind) {
+			case CELL_NULL:
+				fputs("null", o->f);
+				break;
+			case CELL_INT:
+				fprintf(o->f, "%lld", c->i);
+				break;
+			case CELL_REAL:
+				fprintf(o->f, "%.*f", t->cols[i].decimals < 1 ? 1 : t->cols[i].decimals,
+					c->r);
+				break;
+			case CELL_TEXT:
+				json_str(o->f, c->s);
+				break;
+			}
+		}
+		fputc(']', o->f);
+	}
+	fprintf(o->f, "],\n \"notes\": [");
+	for (i = 0; i < t->nnotes; i++) {
+		if (i)
+			fputs(", ", o->f);
+		json_str(o->f, t->notes[i]);
+	}
+	fprintf(o->f, "]}");
+}
+
+struct out *out_open(FILE *f, enum out_format fmt)
+{
+	struct out *o = calloc(1, sizeof(*o));
+
+	if (o) {
+		o->f = f;
+		o->fmt = fmt;
+	}
+	return o;
+}
+
+void out_meta(struct out *o, const char *key, const char *value)
+{
+	if (o->fmt != OUT_JSON || o->tables)
+		return;
+	fprintf(o->f, o->metas ? ",\n " : "{\"run\": {");
+	json_str(o->f, key);
+	fputs(": ", o->f);
+	if (value)
+		json_str(o->f, value);
+	else
+		fputs("null", o->f);
+	o->metas++;
+}
+
+void out_table(struct out *o, const struct table *t)
+{
+	if (o->fmt == OUT_TEXT)
+		emit_text(o, t);
+	else if (o->fmt == OUT_CSV)
+		emit_csv(o, t);
+	else
+		emit_json(o, t);
+	o->tables++;
+}
+
+int out_close(struct out *o)
+{
+	int rc;
+
+	if (o->fmt == OUT_JSON) {
+		if (!o->tables)
+			fprintf(o->f, "%s\"tables\": []}\n", o->metas ? "},\n" : "{\"run\": {},\n");
+		else
+			fprintf(o->f, "\n]}\n");
+	}
+	rc = fflush(o->f) || ferror(o->f) ? -1 : 0;
+	free(o);
+	return rc;
+}
