@@ -80,6 +80,7 @@ struct vms_sink {
 	uint64_t seq;
 	uint64_t first_ts, last_ts;
 	uint64_t events, errors, lost;
+	uint64_t lost_by_source[3];	/* ring-buffer, cpustats, other */
 	struct strmap_entry *last_task;	/* fast path: same task as the previous event */
 	int last_task_pid;
 	sqlite3_stmt *lost_insert;
@@ -668,8 +669,20 @@ int vms_sink_lost(struct vms_sink *s, int cpu, uint64_t ts, long long count, con
 	sqlite3_bind_text(st, 4, source, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return sql_fail(s, "cannot store lost events");
-	if (count > 0)
-		s->lost += count;
+	/*
+	 * Sources can report the same loss twice (a gap in a CPU buffer and the
+	 * overrun count at the end): the total is the largest source's sum.
+	 */
+	if (count > 0) {
+		int k = !strcmp(source, "ring-buffer") ? 0 : !strcmp(source, "cpustats") ? 1 : 2;
+
+		s->lost_by_source[k] += count;
+		s->lost = s->lost_by_source[0];
+		if (s->lost_by_source[1] > s->lost)
+			s->lost = s->lost_by_source[1];
+		if (s->lost_by_source[2] > s->lost)
+			s->lost = s->lost_by_source[2];
+	}
 	return 0;
 }
 

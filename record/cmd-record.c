@@ -40,16 +40,29 @@ static const char record_usage[] =
 	"  -q, --quiet           no live status line and no summary\n"
 	"  -h, --help            this help\n"
 	"\n"
-	"With -- COMMAND, records while COMMAND runs and exits with its exit status.\n"
-	"Otherwise records until --duration or Ctrl-C (SIGINT/SIGTERM), which keep\n"
-	"every event read so far. Exit status: 0 recorded; 1 failure (no tracefs, no\n"
-	"root, missing event: nothing is left behind); 2 usage error. See docs/record.md.\n";
+	"With -- COMMAND, records while COMMAND runs (COMMAND is not moved into a\n"
+	"memcg: -m only samples one) and exits with its exit status; a recording\n"
+	"stopped first (--duration, a signal) sends COMMAND SIGTERM. Otherwise records\n"
+	"until --duration or Ctrl-C (SIGINT, SIGTERM, SIGHUP), which keep every event\n"
+	"read so far. Exit status: 0 recorded; 1 failure to start (no root, no\n"
+	"tracefs, missing event: DB is not created or replaced) or an error while\n"
+	"recording (what was recorded is kept, the run marked incomplete); 2 usage\n"
+	"error. See docs/record.md.\n";
 
 static volatile sig_atomic_t stop_signal;
 
 static void on_stop(int sig)
 {
 	stop_signal = sig;
+}
+
+/* A number, all of @s. Return: 0, or -1. */
+static int parse_number(const char *s, double *out)
+{
+	char *end;
+
+	*out = strtod(s, &end);
+	return *s && !*end && *out >= 0 ? 0 : -1;
 }
 
 static char *join_args(int argc, const char **argv)
@@ -86,6 +99,9 @@ static pid_t start_command(const char **argv)
 	if (pid == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		/* the command must not hold vmscope's trace buffers open */
+		for (int fd = 3; fd < 1024; fd++)
+			close(fd);
 		execvp(argv[0], (char *const *)argv);
 		fprintf(stderr, "vmscope record: error: cannot run '%s': %s\n", argv[0],
 			strerror(errno));
@@ -132,15 +148,22 @@ int cmd_record(int argc, const char **argv)
 			quiet = 1;
 		else if ((!strcmp(a, "-e") || !strcmp(a, "--event")) && i + 1 < argc)
 			lopt.events[lopt.nevents++] = argv[++i];
-		else if ((!strcmp(a, "-d") || !strcmp(a, "--duration")) && i + 1 < argc)
-			duration = atof(argv[++i]);
-		else if ((!strcmp(a, "-i") || !strcmp(a, "--interval")) && i + 1 < argc)
-			interval_ms = atof(argv[++i]);
+		else if ((!strcmp(a, "-d") || !strcmp(a, "--duration")) && i + 1 < argc) {
+			if (parse_number(argv[++i], &duration))
+				goto bad_number;
+		} else if ((!strcmp(a, "-i") || !strcmp(a, "--interval")) && i + 1 < argc) {
+			if (parse_number(argv[++i], &interval_ms))
+				goto bad_number;
+		}
 		else if ((!strcmp(a, "-m") || !strcmp(a, "--memcg")) && i + 1 < argc)
 			memcg = argv[++i];
-		else if ((!strcmp(a, "-b") || !strcmp(a, "--buffer-kb")) && i + 1 < argc)
-			lopt.buffer_kb = (unsigned int)atoi(argv[++i]);
-		else {
+		else if ((!strcmp(a, "-b") || !strcmp(a, "--buffer-kb")) && i + 1 < argc) {
+			double kb;
+
+			if (parse_number(argv[++i], &kb) || kb < 64 || kb > 4194304 || kb != (unsigned)kb)
+				goto bad_number;
+			lopt.buffer_kb = (unsigned int)kb;
+		} else {
 			free(lopt.events);
 			return usage_error(record_usage, "unknown or incomplete option '%s'", a);
 		}
@@ -153,6 +176,13 @@ int cmd_record(int argc, const char **argv)
 				   "no command after --");
 	}
 
+	/* stop requests during set-up are honoured once the loop starts */
+	signal(SIGINT, on_stop);
+	signal(SIGTERM, on_stop);
+	signal(SIGHUP, on_stop);
+	/* check before touching the output, so that a failed start replaces nothing */
+	if (live_check())
+		goto fail_nodb;
 	db = vms_db_create(output, force, "live");
 	if (!db)
 		goto fail_nodb;
@@ -186,8 +216,6 @@ int cmd_record(int argc, const char **argv)
 	if (!live)
 		goto fail_db;
 
-	signal(SIGINT, on_stop);
-	signal(SIGTERM, on_stop);
 	if (counters_sample(counters) || live_start(live))
 		goto fail_live;
 	if (command) {
@@ -249,8 +277,11 @@ int cmd_record(int argc, const char **argv)
 	}
 	rc = 0;
 	if (command) {
-		if (child > 0)
+		if (child > 0) {
+			/* the recording ended first (--duration or a signal): end the command */
+			kill(child, SIGTERM);
 			waitpid(child, &child_status, 0);
+		}
 		child = 0;
 		rc = WIFEXITED(child_status) ? WEXITSTATUS(child_status) : 128 + WTERMSIG(child_status);
 	}
@@ -298,4 +329,7 @@ out:
 	vms_db_close(db);
 	free(lopt.events);
 	return rc;
+bad_number:
+	free(lopt.events);
+	return usage_error(record_usage, "%s takes a number, not '%s'", argv[i - 1], argv[i]);
 }

@@ -161,6 +161,21 @@ static int load_page(struct cpu_reader *r)
 	return r->event != NULL;
 }
 
+int live_check(void)
+{
+	const char *dir;
+	char events[4096];
+
+	if (geteuid() != 0)
+		return vms_error("recording needs root (tracefs and its instances are root's)");
+	/* tracefs_tracing_dir() finds tracefs and mounts it when it is not mounted */
+	dir = tracefs_tracing_dir();
+	snprintf(events, sizeof(events), "%s/events", dir ? dir : "");
+	if (!dir || access(events, R_OK))
+		return vms_error("no tracefs: mount it with 'mount -t tracefs nodev /sys/kernel/tracing'");
+	return 0;
+}
+
 struct live_session *live_open(const struct live_options *opt, struct vms_db *db,
 			       struct vms_sink *sink)
 {
@@ -174,14 +189,9 @@ struct live_session *live_open(const struct live_options *opt, struct vms_db *db
 		return NULL;
 	}
 	s->sink = sink;
-	if (geteuid() != 0) {
-		vms_error("recording needs root (tracefs and its instances are root's)");
+	if (live_check())
 		goto err;
-	}
-	if (!tracefs_tracing_dir_is_mounted(true, &dir) || !(dir = tracefs_tracing_dir())) {
-		vms_error("no tracefs: mount it with 'mount -t tracefs nodev /sys/kernel/tracing'");
-		goto err;
-	}
+	dir = tracefs_tracing_dir();
 	snprintf(name, sizeof(name), "vmscope-%d", (int)getpid());
 	s->instance = tracefs_instance_create(name);
 	if (!s->instance) {
@@ -193,6 +203,15 @@ struct live_session *live_open(const struct live_options *opt, struct vms_db *db
 		vms_error("cannot set the trace clock of instance '%s' to mono: %s", name,
 			  strerror(errno));
 		goto err;
+	}
+	{
+		/* like trace-cmd: the recorder's own work (its database writes) is not traced */
+		char pid[32];
+
+		snprintf(pid, sizeof(pid), "%d", (int)getpid());
+		if (tracefs_instance_file_write(s->instance, "set_event_notrace_pid", pid) < 0)
+			vms_warning("cannot exclude vmscope's own events (set_event_notrace_pid): "
+				    "its database writes will show as writeback events");
 	}
 	if (opt->buffer_kb && tracefs_instance_set_buffer_size(s->instance, opt->buffer_kb, -1)) {
 		vms_error("cannot set the ring buffer to %u KiB per CPU: %s", opt->buffer_kb,
@@ -248,14 +267,15 @@ static int store_one(struct live_session *s, struct cpu_reader *r)
 
 	r->missed = 0;
 	rc = record_decoder_store(s->decoder, s->tep, &rec);
+	if (rc == 0) {
+		s->events++;
+		return 0;
+	}
 	if (rc == 1) {
 		s->undecodable++;
-		rc = vms_sink_import_error(s->sink, -1, -1, vms_last_error(), NULL, 0);
+		return vms_sink_import_error(s->sink, -1, -1, vms_last_error(), NULL, 0);
 	}
-	if (rc)
-		return -1;
-	s->events++;
-	return 0;
+	return -1;
 }
 
 /*
@@ -307,6 +327,7 @@ long live_drain(struct live_session *s, double budget)
 int live_stop(struct live_session *s)
 {
 	tracefs_trace_off(s->instance);
+	s->cmdlines_loaded = 0;	/* comms of tasks that appeared in the last second */
 	return live_drain(s, 0) < 0 ? -1 : 0;
 }
 

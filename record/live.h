@@ -23,6 +23,8 @@ struct live_options {
 	unsigned int buffer_kb;	/* per-CPU ring buffer size, 0: leave as is */
 };
 
+/* Root and tracefs present? Return: 0, or -1 with vms_error naming what is missing. */
+int live_check(void);
 struct live_session *live_open(const struct live_options *opt, struct vms_db *db,
 			       struct vms_sink *sink);
 int live_start(struct live_session *s);

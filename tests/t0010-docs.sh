@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # t0010-docs.sh - the documentation matches the program: each command page's
 # SYNOPSIS carries the first line of the command's --help, docs/schema.md
-# documents every table, view and column (and index) of a fresh database, and
-# `vmscope --help` lists every command that has a page.
+# documents every table, view and column (and index) of a fresh database,
+# `vmscope --help` lists every command that has a page, and every command it
+# lists has a page.
 
 . "$(dirname "$0")/test-lib.sh"
 
@@ -60,12 +61,12 @@ db_indexes() {
 }
 
 test_expect_success 'docs pages exist' '
-	for f in schema import info; do
+	for f in schema import info record; do
 		test -s "$DOCS/$f.md" || { echo "missing docs/$f.md"; exit 1; }
 	done
 '
 
-for cmd in import info; do
+for cmd in import info record; do
 	test_expect_success "docs/$cmd.md SYNOPSIS has the first line of 'vmscope $cmd --help'" '
 		help=$(vmscope "$cmd" --help)
 		first=$(printf "%s\n" "$help" | head -n 1)
@@ -127,6 +128,19 @@ test_expect_success 'vmscope --help lists every command that has a docs page' '
 		grep -qx "$p" commands || missing="$missing $p"
 	done < pages
 	assert_eq "$missing" "" "commands with a docs page missing from vmscope --help"
+'
+
+test_expect_success 'every command vmscope --help lists has a docs page with a SYNOPSIS' '
+	help_commands > commands
+	grep -qx import commands
+	grep -qx record commands
+	grep -qx info commands
+	command_pages > pages
+	missing=""
+	while read -r c; do
+		grep -qx "$c" pages || missing="$missing $c"
+	done < commands
+	assert_eq "$missing" "" "commands in vmscope --help without a docs/CMD.md page"
 '
 
 test_done
