@@ -17,7 +17,7 @@ AR ?= ar
 PKG_CONFIG ?= pkg-config
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -MMD -MP
-CPPFLAGS += -D_GNU_SOURCE -Iinclude -Ilib -Irecord -Ianalyze
+CPPFLAGS += -D_GNU_SOURCE -Iinclude -Ilib -Irecord -Ianalyze -Iplots
 ifdef DEVELOPER
 CFLAGS += -Werror
 endif
@@ -72,6 +72,7 @@ LIB_OBJS += analyze/report-util.o
 LIB_OBJS += analyze/report-vmstat.o
 LIB_OBJS += analyze/table.o
 LIB_OBJS += lib/db.o
+LIB_OBJS += plots/plot-data.o
 LIB_OBJS += lib/error.o
 LIB_OBJS += lib/input.o
 LIB_OBJS += lib/progress.o
@@ -92,6 +93,7 @@ CMD_OBJS += record/cmd-record.o
 CMD_OBJS += analyze/cmd-compare.o
 CMD_OBJS += analyze/cmd-info.o
 CMD_OBJS += analyze/cmd-report.o
+CMD_OBJS += plots/cmd-plot.o
 
 UNIT_TESTS = tests/unit/u-text-line tests/unit/u-text-payload tests/unit/u-json
 
@@ -157,6 +159,8 @@ install: all
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(docdir)
 	install -m 755 vmscope $(DESTDIR)$(bindir)/vmscope
 	install -m 644 README.md docs/*.md $(DESTDIR)$(docdir)/
+	install -d $(DESTDIR)$(PREFIX)/share/vmscope/plots
+	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/vmscope/plots/ 2>/dev/null || true
 
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/vmscope

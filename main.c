@@ -26,11 +26,11 @@ static const struct command commands[] = {
 	{ "record", cmd_record, "record reclaim live: trace events and counters on one clock" },
 	{ "info", cmd_info, "show what a database holds: source, kernel, span, events, losses" },
 	{ "compare", cmd_compare, "before/after table of two runs (vmstat, episodes, ratio)" },
+	{ "plot", cmd_plot, "gnuplot figures (PNG, SVG, text) of a run" },
 	{ "report", cmd_report, "postmortem tables: episodes, vmstat, ratio, refaults, kswapd failures" },
 };
 
 static const char *const not_yet[][2] = {
-	{ "plot", "gnuplot figures (issue 5)" },
 	{ "replay", "policy replay (issue 6)" },
 };
 
