@@ -17,7 +17,7 @@ AR ?= ar
 PKG_CONFIG ?= pkg-config
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -MMD -MP
-CPPFLAGS += -D_GNU_SOURCE -Iinclude -Ilib -Irecord -Ianalyze -Iplots
+CPPFLAGS += -D_GNU_SOURCE -Iinclude -Ilib -Irecord -Ianalyze -Iplots -Ireplay
 ifdef DEVELOPER
 CFLAGS += -Werror
 endif
@@ -57,7 +57,7 @@ DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(foreach d,$(DEP_PKGS),$(firstword
 DEP_LIBS := $(shell $(PKG_CONFIG) --libs $(foreach d,$(DEP_PKGS),$(firstword $(subst :, ,$(d)))))
 endif
 CPPFLAGS += $(DEP_CFLAGS)
-LIBS = $(DEP_LIBS) -lm
+LIBS = $(DEP_LIBS) -lm -ldl
 
 LIB_OBJS += analyze/report-audit.o
 LIB_OBJS += analyze/report-episodes.o
@@ -80,6 +80,18 @@ LIB_OBJS += lib/sink.o
 LIB_OBJS += lib/strmap.o
 LIB_OBJS += lib/util.o
 LIB_OBJS += record/counters.o
+LIB_OBJS += replay/decisions.o
+LIB_OBJS += replay/evaluate.o
+LIB_OBJS += replay/kernel-logic.o
+LIB_OBJS += replay/plugin.o
+LIB_OBJS += replay/policies.o
+LIB_OBJS += replay/policy-v4.12-actual-reclaim.o
+LIB_OBJS += replay/policy-v5.0-boost-noslab.o
+LIB_OBJS += replay/policy-v5.3-boost-slab.o
+LIB_OBJS += replay/policy-v5.3-refault-anon.o
+LIB_OBJS += replay/policy-v6.18.o
+LIB_OBJS += replay/policy-v6.8-cache-trim.o
+LIB_OBJS += replay/policy-v6.9-cache-trim-retry.o
 LIB_OBJS += record/decode.o
 LIB_OBJS += record/import-dat.o
 LIB_OBJS += record/import-text.o
@@ -94,6 +106,7 @@ CMD_OBJS += analyze/cmd-compare.o
 CMD_OBJS += analyze/cmd-info.o
 CMD_OBJS += analyze/cmd-report.o
 CMD_OBJS += plots/cmd-plot.o
+CMD_OBJS += replay/cmd-replay.o
 
 UNIT_TESTS = tests/unit/u-text-line tests/unit/u-text-payload tests/unit/u-json
 

@@ -27,12 +27,10 @@ static const struct command commands[] = {
 	{ "info", cmd_info, "show what a database holds: source, kernel, span, events, losses" },
 	{ "compare", cmd_compare, "before/after table of two runs (vmstat, episodes, ratio)" },
 	{ "plot", cmd_plot, "gnuplot figures (PNG, SVG, text) of a run" },
+	{ "replay", cmd_replay, "rebuild reclaim decisions and run them through other policies" },
 	{ "report", cmd_report, "postmortem tables: episodes, vmstat, ratio, refaults, kswapd failures" },
 };
 
-static const char *const not_yet[][2] = {
-	{ "replay", "policy replay (issue 6)" },
-};
 
 static void usage(FILE *out)
 {
@@ -43,9 +41,6 @@ static void usage(FILE *out)
 		"Commands:\n", VMS_VERSION);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "   %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\nNot built yet:\n");
-	for (i = 0; i < sizeof(not_yet) / sizeof(not_yet[0]); i++)
-		fprintf(out, "   %-10s %s\n", not_yet[i][0], not_yet[i][1]);
 	fprintf(out, "\nRun 'vmscope <command> --help' for a command's options; "
 		"docs/ has a page per command.\n");
 }
@@ -140,11 +135,6 @@ int main(int argc, const char **argv)
 		}
 		return rc;
 	}
-	for (i = 0; i < sizeof(not_yet) / sizeof(not_yet[0]); i++)
-		if (!strcmp(argv[1], not_yet[i][0])) {
-			fprintf(stderr, "vmscope: '%s' is not built yet: %s\n", argv[1], not_yet[i][1]);
-			return 1;
-		}
 	fprintf(stderr, "vmscope: '%s' is not a command (see 'vmscope --help')\n", argv[1]);
 	return EXIT_USAGE;
 }

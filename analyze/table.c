@@ -222,8 +222,21 @@ static void emit_text(struct out *o, const struct table *t)
 			free(s);
 		}
 	fprintf(o->f, "%s%s\n", o->tables ? "\n" : "", t->title);
-	for (i = 0; i < t->ncols; i++)
-		fprintf(o->f, i ? "  %*s" : "%-*s", w[i], hdr[i] ? hdr[i] : "");
+	for (i = 0; i < t->ncols; i++) {
+		/* a header sits over its column: left for text columns, right for numbers */
+		int text_col = i == 0;
+
+		for (r = 0; r < rows && !text_col; r++)
+			if (t->cells[r * t->ncols + i].kind != CELL_NULL) {
+				text_col = t->cells[r * t->ncols + i].kind == CELL_TEXT;
+				break;
+			}
+		if (i == t->ncols - 1 && text_col)
+			fprintf(o->f, "  %s", hdr[i] ? hdr[i] : "");
+		else
+			fprintf(o->f, i == 0 ? "%-*s" : text_col ? "  %-*s" : "  %*s", w[i],
+				hdr[i] ? hdr[i] : "");
+	}
 	fputc('\n', o->f);
 	for (r = 0; r < rows; r++) {
 		for (i = 0; i < t->ncols; i++) {

@@ -75,6 +75,8 @@ struct sqlite3 *vms_db_sql(struct vms_db *db);
 const char *vms_db_path(const struct vms_db *db);
 /* Run SQL that returns no rows. Return: 0 or -1. */
 int vms_db_exec(struct vms_db *db, const char *sql);
+/* Run one embedded schema file (e.g. "007-replay.sql", all IF NOT EXISTS). Return: 0 or -1. */
+int vms_db_apply_schema_file(struct vms_db *db, const char *name);
 /* Set one column of the run row to text (NULL allowed) or an integer. */
 int vms_db_set_run_text(struct vms_db *db, const char *column, const char *value);
 int vms_db_set_run_int(struct vms_db *db, const char *column, long long value);

@@ -236,6 +236,17 @@ err:
 	return NULL;
 }
 
+int vms_db_apply_schema_file(struct vms_db *db, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(schema_files) / sizeof(schema_files[0]); i++)
+		if (!strcmp(schema_files[i].name, name))
+			return vms_db_exec(db, schema_files[i].sql) ?
+			       vms_error("%s (in schema file %s)", vms_last_error(), name) : 0;
+	return vms_error("no schema file '%s' in this build", name);
+}
+
 int vms_db_set_run_text(struct vms_db *db, const char *column, const char *value)
 {
 	sqlite3_stmt *st;

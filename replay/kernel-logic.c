@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernel-logic.c - the reclaim decisions of the recording's kernel (6.18,
+ * classic two-list LRU), written as pure functions of a decision record's
+ * inputs, after ../shared/research/vmscan-kernel.md §2.2-2.4. The baseline
+ * policy and the version variants are built from these pieces; the variants
+ * change one step each.
+ */
+#include "replay.h"
+
+static long long int_sqrt(long long x)
+{
+	long long r = 0;
+
+	while ((r + 1) * (r + 1) <= x)
+		r++;
+	return r;
+}
+
+/* inactive_is_low(): inactive * int_sqrt(10 * GiB) < active (ratio 1 under 1 GiB) */
+int kl_inactive_is_low(long long inactive, long long active)
+{
+	long long gb = (inactive + active) >> (30 - 12);	/* 4 KiB pages to GiB */
+	long long ratio = gb ? int_sqrt(10 * gb) : 1;
+
+	return inactive * ratio < active;
+}
+
+/* prepare_scan_control(): DEACTIVATE_FILE = file refaults since the last cycle, or inactive file low */
+int kl_deactivate_file(const struct vms_pass_input *in)
+{
+	return in->refault_file.v > 0 ||
+	       kl_inactive_is_low(in->inactive_file.v, in->active_file.v);
+}
+
+/* DEACTIVATE_ANON = inactive anon low, or (5.9+) anon refaults since the last cycle */
+int kl_deactivate_anon(const struct vms_pass_input *in)
+{
+	return kl_inactive_is_low(in->inactive_anon.v, in->active_anon.v) || in->refault_anon.v > 0;
+}
+
+/* cache_trim_mode: enough inactive file at this priority, and file is not being deactivated */
+int kl_cache_trim_mode(const struct vms_pass_input *in)
+{
+	return (in->inactive_file.v >> in->priority) != 0 && !kl_deactivate_file(in);
+}
+
+/* file_is_tiny (global reclaim only): file + free below the high watermarks */
+int kl_file_is_tiny(const struct vms_pass_input *in)
+{
+	if (in->reclaimer == VMS_MEMCG)
+		return 0;
+	return in->inactive_file.v + in->active_file.v + in->free_pages.v <= in->high_wmark.v &&
+	       !kl_deactivate_anon(in) && (in->inactive_anon.v >> in->priority) != 0;
+}
+
+void kl_scan_balance(const struct vms_pass_input *in, long long anon_cost, long long file_cost,
+		     struct vms_scan_decision *out)
+{
+	long long swappiness = in->swappiness.v, total, a, f;
+
+	out->fraction_anon = out->fraction_file = 0;
+	if (in->swap_free.v <= 0) {
+		out->balance = VMS_SCAN_FILE;		/* no swap: anon cannot be reclaimed */
+		return;
+	}
+	if (in->reclaimer == VMS_MEMCG && swappiness == 0) {
+		out->balance = VMS_SCAN_FILE;
+		return;
+	}
+	if (in->priority == 0 && swappiness) {
+		out->balance = VMS_SCAN_EQUAL;
+		return;
+	}
+	if (kl_file_is_tiny(in)) {
+		out->balance = VMS_SCAN_ANON;
+		return;
+	}
+	if (kl_cache_trim_mode(in)) {
+		out->balance = VMS_SCAN_FILE;
+		return;
+	}
+	/* 5.8+ cost model: each side keeps at least a third of the pressure */
+	total = anon_cost + file_cost;
+	a = total + anon_cost;
+	f = total + file_cost;
+	total = a + f;
+	out->balance = VMS_SCAN_FRACT;
+	out->fraction_anon = (unsigned long long)(swappiness * (total + 1) / (a + 1));
+	out->fraction_file = (unsigned long long)((200 - swappiness) * (total + 1) / (f + 1));
+}
+
+int kl_scan_types(const struct vms_pass_input *in, const struct vms_scan_decision *d)
+{
+	long long anon = in->inactive_anon.v >> in->priority;
+	long long file = in->inactive_file.v >> in->priority;
+	unsigned long long den = d->fraction_anon + d->fraction_file;
+
+	switch (d->balance) {
+	case VMS_SCAN_FILE:
+		anon = 0;
+		break;
+	case VMS_SCAN_ANON:
+		file = 0;
+		break;
+	case VMS_SCAN_FRACT:
+		anon = den ? (long long)((unsigned long long)anon * d->fraction_anon / den) : 0;
+		file = den ? (long long)((unsigned long long)file * d->fraction_file / den) : 0;
+		break;
+	case VMS_SCAN_EQUAL:
+		break;
+	}
+	return (anon > 0 ? 1 : 0) | (file > 0 ? 2 : 0);
+}

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * policy-v6.18.c - the baseline: the recording kernel's own reclaim logic
+ * (6.18, classic LRU) as faithfully as the recorded inputs allow. Other
+ * policies defer to it for the decisions they take no view on. Parameters:
+ * swappiness=0..200 (what-if on vm.swappiness).
+ */
+#include <stdlib.h>
+
+#include "replay.h"
+
+struct v618 {
+	long long swappiness;	/* -1: as recorded */
+};
+
+static int v618_init(void **priv, const char *params)
+{
+	static const char *const keys[] = { "swappiness" };
+	struct v618 *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return -1;
+	p->swappiness = -1;
+	if (policy_params(params, keys, &p->swappiness, 1) ||
+	    (p->swappiness != -1 && (p->swappiness < 0 || p->swappiness > 200))) {
+		free(p);
+		return -1;
+	}
+	*priv = p;
+	return 0;
+}
+
+static void v618_fini(void *priv)
+{
+	free(priv);
+}
+
+static int v618_deactivate(void *priv, const struct vms_pass_input *in, int file)
+{
+	return file ? kl_deactivate_file(in) : kl_deactivate_anon(in);
+}
+
+static int v618_scan_balance(void *priv, const struct vms_pass_input *in, struct vms_scan_decision *out)
+{
+	const struct v618 *p = priv;
+	struct vms_pass_input what_if = *in;
+
+	if (p && p->swappiness >= 0)
+		what_if.swappiness.v = p->swappiness;
+	kl_scan_balance(&what_if, in->anon_cost.v, in->file_cost.v, out);
+	return 0;
+}
+
+static int v618_shrink_slab(void *priv, const struct vms_pass_input *in)
+{
+	return 1;	/* 5.3+: slab is shrunk in every pass, boosted or not */
+}
+
+static int v618_kswapd_retry(void *priv, const struct vms_kswapd_run *run)
+{
+	/* 6.9+: a run that failed with cache_trim_mode on restarts with it off */
+	return run->cache_trim_mode;
+}
+
+const struct vms_policy policy_v6_18 = {
+	.abi = VMS_POLICY_ABI,
+	.name = "v6.18",
+	.description = "baseline: 6.18 classic LRU (refault-aware deactivation, cache_trim_mode, "
+		       "cost model, slab always, kswapd cache-trim retry)",
+	.kernels = "6.18",
+	.init = v618_init,
+	.fini = v618_fini,
+	.deactivate = v618_deactivate,
+	.scan_balance = v618_scan_balance,
+	.shrink_slab = v618_shrink_slab,
+	.kswapd_retry = v618_kswapd_retry,
+};

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * replay.h - the parts of `vmscope replay` (replay/): decision records
+ * rebuilt from a run (decisions.c), the recording kernel's own logic as pure
+ * functions (kernel-logic.c), the built-in policies (policy-*.c, listed in
+ * policies.c), plugins (plugin.c) and the evaluation (evaluate.c).
+ */
+#ifndef VMS_REPLAY_H
+#define VMS_REPLAY_H
+
+#include "vms-policy.h"
+
+struct vms_db;
+
+/* --- decisions.c --- */
+
+/*
+ * Rebuild the decision records of the run into the decision table (emptied
+ * first). Return: number of records, or -1 (vms_error set).
+ */
+long decisions_build(struct vms_db *db);
+
+/* One decision record as the evaluation reads it back. */
+struct decision {
+	long long id;
+	int is_run;			/* kswapd_run, else pass */
+	int nid;
+	long long ts;
+	struct vms_pass_input in;
+	long long scanned[4];		/* inactive_anon, active_anon, inactive_file, active_file */
+	long long reclaimed;
+	long long slab_calls;
+	int runs_since_success;
+	int lowest_priority;		/* kswapd_run */
+	int swept_twice;		/* kswapd_run: the priority went back up to 12 inside the run */
+};
+
+/* --- kernel-logic.c: 6.18 classic-LRU reclaim logic on decision inputs --- */
+
+int kl_inactive_is_low(long long inactive, long long active);
+/* 5.5+ may_deactivate bits: refaults since the last cycle, or a small inactive list. */
+int kl_deactivate_file(const struct vms_pass_input *in);
+int kl_deactivate_anon(const struct vms_pass_input *in);
+int kl_cache_trim_mode(const struct vms_pass_input *in);
+int kl_file_is_tiny(const struct vms_pass_input *in);
+/*
+ * get_scan_count() of 6.18 up to the choice of balance; FRACT fractions from
+ * the anon/file cost model with @anon_cost, @file_cost (latent state).
+ */
+void kl_scan_balance(const struct vms_pass_input *in, long long anon_cost, long long file_cost,
+		     struct vms_scan_decision *out);
+/* Which types get a non-zero scan target under @d at this priority: bit 0 anon, bit 1 file. */
+int kl_scan_types(const struct vms_pass_input *in, const struct vms_scan_decision *d);
+
+/* --- policies.c, plugin.c --- */
+
+struct policy_instance {
+	const struct vms_policy *policy;
+	void *priv;
+	char *label;			/* name plus parameters, as the user gave it */
+	void *dl;			/* dlopen handle of a plugin, or NULL */
+};
+
+extern const struct vms_policy *const builtin_policies[];
+extern const int builtin_npolicies;
+/* Return: the built-in policy called @name, or NULL. */
+const struct vms_policy *policy_find(const char *name);
+/*
+ * Open "NAME[:k=v,...]" (built-in) or "PATH.so[:k=v,...]" (plugin): checks
+ * the ABI and the mandatory fields, runs init. Return: 0 or -1 (vms_error set).
+ */
+int policy_open(const char *spec, struct policy_instance *out);
+void policy_close(struct policy_instance *p);
+/* Validate a registry: unique names, ABI, name and description present. Return: 0 or -1. */
+int policies_check(const struct vms_policy *const *list, int n);
+/*
+ * Parse "k=v,k=v" for the keys in @keys into @vals (long long). Unknown keys
+ * and non-numbers fail. Return: 0 or -1 (vms_error set).
+ */
+int policy_params(const char *params, const char *const *keys, long long *vals, int nkeys);
+
+/* --- evaluate.c --- */
+
+struct eval_totals {
+	long long asked[5], agreed[5], undecidable[5];	/* per question, see evaluate.c */
+	long long pages_changed[5];
+};
+/*
+ * Run every decision record through @p (and through the baseline for the
+ * hooks @p leaves out) and store replay_result rows.
+ */
+int evaluate_policy(struct vms_db *db, struct policy_instance *p, struct eval_totals *tot);
+extern const char *const question_names[5];
+
+#endif
