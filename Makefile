@@ -108,7 +108,7 @@ CMD_OBJS += analyze/cmd-report.o
 CMD_OBJS += plots/cmd-plot.o
 CMD_OBJS += replay/cmd-replay.o
 
-UNIT_TESTS = tests/unit/u-text-line tests/unit/u-text-payload tests/unit/u-json
+UNIT_TESTS = tests/unit/u-text-line tests/unit/u-text-payload tests/unit/u-json tests/unit/u-policies
 
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 

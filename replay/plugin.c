@@ -5,6 +5,7 @@
  * samples/policies/), check its ABI, and run its init with the parameters.
  */
 #include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,9 +49,14 @@ int policy_open(const char *spec, struct policy_instance *out)
 	if (policies_check(&p, 1))
 		goto err;
 	if (p->init) {
+		vms_error("%s", "");
 		if (p->init(&out->priv, params)) {
-			vms_error("policy '%s' refused its parameters '%s': %s", p->name, params,
-				  vms_last_error());
+			char why[512];
+
+			/* built-in policies say why through vms_error; plugins on stderr */
+			snprintf(why, sizeof(why), "%s", vms_last_error());
+			vms_error("policy '%s' refused its parameters '%s'%s%s", p->name, params,
+				  *why ? ": " : "", why);
 			goto err;
 		}
 	} else if (*params) {

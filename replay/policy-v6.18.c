@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 
+#include "vms.h"
 #include "replay.h"
 
 struct v618 {
@@ -21,10 +22,15 @@ static int v618_init(void **priv, const char *params)
 	if (!p)
 		return -1;
 	p->swappiness = -1;
-	if (policy_params(params, keys, &p->swappiness, 1) ||
-	    (p->swappiness != -1 && (p->swappiness < 0 || p->swappiness > 200))) {
+	if (policy_params(params, keys, &p->swappiness, 1)) {
 		free(p);
 		return -1;
+	}
+	if (p->swappiness != -1 && (p->swappiness < 0 || p->swappiness > 200)) {
+		long long bad = p->swappiness;
+
+		free(p);
+		return vms_error("swappiness takes 0..200 (5.8+), not %lld", bad);
 	}
 	*priv = p;
 	return 0;

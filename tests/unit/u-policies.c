@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * u-policies.c - the replay's kernel logic and built-in policies on
+ * hand-built decision inputs. Every expected answer is worked out here from
+ * the kernel logic in ../shared/research/vmscan-kernel.md §2.2-2.6, not
+ * taken from the code under test.
+ */
+#include <string.h>
+
+#include "vms.h"
+#include "replay.h"
+#include "tap.h"
+
+extern const struct vms_policy policy_v6_18, policy_v4_12_actual_reclaim,
+	policy_v5_3_refault_anon, policy_v5_0_boost_noslab, policy_v5_3_boost_slab,
+	policy_v6_8_cache_trim, policy_v6_9_cache_trim_retry;
+
+static struct vms_value val(long long v)
+{
+	struct vms_value x = { v, VMS_PROV_SAMPLED };
+
+	return x;
+}
+
+/* kswapd pass, swap present, swappiness 60, nothing else special */
+static struct vms_pass_input base(void)
+{
+	struct vms_pass_input in;
+
+	memset(&in, 0, sizeof(in));
+	in.reclaimer = VMS_KSWAPD;
+	in.priority = 12;
+	in.inactive_anon = val(5000);
+	in.active_anon = val(100);
+	in.inactive_file = val(100000);
+	in.active_file = val(1000);
+	in.free_pages = val(100000);
+	in.high_wmark = val(1000);
+	in.swappiness = val(60);
+	in.swap_free = val(100000);
+	return in;
+}
+
+static void balance(const struct vms_policy *p, const struct vms_pass_input *in,
+		    struct vms_scan_decision *d)
+{
+	memset(d, 0, sizeof(*d));
+	p->scan_balance(NULL, in, d);
+}
+
+int main(void)
+{
+	struct vms_scan_decision d;
+	struct vms_pass_input in;
+	struct vms_kswapd_run run;
+	long long v = -1;
+
+	/* inactive_is_low: under 1 GiB the ratio is 1 */
+	is_int(kl_inactive_is_low(100, 200), 1, "100 inactive < 200 active: low");
+	is_int(kl_inactive_is_low(300, 200), 0, "300 inactive >= 200 active: not low");
+	/* 4 GiB = 1048576 pages: ratio int_sqrt(40) = 6 */
+	is_int(kl_inactive_is_low(200000, 848576), 0, "4 GiB: 200000*6 = 1.2M >= 848576: not low");
+	is_int(kl_inactive_is_low(100000, 948576), 1, "4 GiB: 100000*6 = 600000 < 948576: low");
+
+	/* get_scan_count step 1: no swap -> SCAN_FILE */
+	in = base();
+	in.swap_free = val(0);
+	balance(&policy_v6_18, &in, &d);
+	is_int(d.balance, VMS_SCAN_FILE, "no swap: file only");
+	/* step 2: memcg reclaim with swappiness 0 */
+	in = base();
+	in.reclaimer = VMS_MEMCG;
+	in.swappiness = val(0);
+	balance(&policy_v6_18, &in, &d);
+	is_int(d.balance, VMS_SCAN_FILE, "memcg reclaim, swappiness 0: file only");
+	/* step 3: priority 0 -> SCAN_EQUAL */
+	in = base();
+	in.priority = 0;
+	balance(&policy_v6_18, &in, &d);
+	is_int(d.balance, VMS_SCAN_EQUAL, "priority 0: equal");
+	/* step 4: file tiny: 10+10+100 <= 1000 high, anon not low (5000 >= 100), 5000>>2 != 0 */
+	in = base();
+	in.priority = 2;
+	in.inactive_file = val(10);
+	in.active_file = val(10);
+	in.free_pages = val(100);
+	balance(&policy_v6_18, &in, &d);
+	is_int(d.balance, VMS_SCAN_ANON, "file tiny: anon only");
+	in.reclaimer = VMS_MEMCG;
+	balance(&policy_v6_18, &in, &d);
+	ok(d.balance != VMS_SCAN_ANON, "file_is_tiny is global reclaim only");
+	/* step 5: cache_trim_mode: 8192>>1 != 0, file not low (8192 >= 100), no refaults */
+	in = base();
+	in.priority = 1;
+	in.inactive_file = val(8192);
+	in.active_file = val(100);
+	balance(&policy_v6_18, &in, &d);
+	is_int(d.balance, VMS_SCAN_FILE, "cache_trim_mode: file only");
+	/* the same with file refaults: deactivate_file, no cache trim -> FRACT 60:140 at cost 0 */
+	in.refault_file = val(10);
+	balance(&policy_v6_18, &in, &d);
+	is_int(d.balance, VMS_SCAN_FRACT, "file refaults: fractional");
+	is_int(d.fraction_anon, 60, "cost 0: anon fraction = swappiness");
+	is_int(d.fraction_file, 140, "cost 0: file fraction = 200 - swappiness");
+	/* 4.12-5.2: get_scan_count ignored refaults: still file only */
+	balance(&policy_v4_12_actual_reclaim, &in, &d);
+	is_int(d.balance, VMS_SCAN_FILE, "4.12 actual_reclaim: refaults do not stop SCAN_FILE");
+	balance(&policy_v5_3_refault_anon, &in, &d);
+	is_int(d.balance, VMS_SCAN_FRACT, "5.3: refaults make anon scanned");
+	/* cost model: anon 100, file 300: total 400, a 500, f 700, total 1200;
+	 * ap = 60*1201/501 = 143, fp = 140*1201/701 = 239 */
+	kl_scan_balance(&in, 100, 300, &d);
+	is_int(d.fraction_anon, 143, "cost model anon fraction 60*1201/501");
+	is_int(d.fraction_file, 239, "cost model file fraction 140*1201/701");
+
+	/* scan targets: prio 12, 4096 pages each: 1 page * 60/200 = 0 anon, 1*140/200 = 0 file */
+	in = base();
+	in.inactive_anon = val(4096);
+	in.inactive_file = val(4096);
+	d.balance = VMS_SCAN_FRACT;
+	d.fraction_anon = 60;
+	d.fraction_file = 140;
+	is_int(kl_scan_types(&in, &d), 0, "priority 12: both targets round to 0");
+	in.priority = 4;	/* 256 pages: anon 256*60/200 = 76, file 256*140/200 = 179 */
+	is_int(kl_scan_types(&in, &d), 3, "priority 4: both types scanned");
+	d.balance = VMS_SCAN_FILE;
+	is_int(kl_scan_types(&in, &d), 2, "SCAN_FILE: file only");
+
+	/* deactivation bits */
+	in = base();
+	in.inactive_file = val(100);
+	in.active_file = val(50);
+	is_int(kl_deactivate_file(&in), 0, "file list not low, no refaults: keep active file");
+	in.refault_file = val(1);
+	is_int(kl_deactivate_file(&in), 1, "one refault: age the active file list");
+	in.inactive_anon = val(10);
+	in.active_anon = val(50);
+	is_int(kl_deactivate_anon(&in), 1, "inactive anon low: age active anon");
+
+	/* boosted kswapd and slab: 5.0-5.2 skip, 5.3+ shrink */
+	in = base();
+	in.boost = val(512);
+	is_int(policy_v5_0_boost_noslab.shrink_slab(NULL, &in), 0, "5.0: boosted kswapd skips slab");
+	is_int(policy_v5_3_boost_slab.shrink_slab(NULL, &in), 1, "5.3: boosted kswapd shrinks slab");
+	in.reclaimer = VMS_DIRECT;
+	is_int(policy_v5_0_boost_noslab.shrink_slab(NULL, &in), 1, "5.0: direct reclaim shrinks slab");
+	in.reclaimer = VMS_KSWAPD;
+	in.boost = val(0);
+	is_int(policy_v5_0_boost_noslab.shrink_slab(NULL, &in), 1, "5.0: unboosted kswapd shrinks slab");
+
+	/* kswapd retry of a failed run */
+	memset(&run, 0, sizeof(run));
+	run.cache_trim_mode = 1;
+	is_int(policy_v6_8_cache_trim.kswapd_retry(NULL, &run), 0, "6.8: failure counted");
+	is_int(policy_v6_9_cache_trim_retry.kswapd_retry(NULL, &run), 1, "6.9: retry with cache trim on");
+	run.cache_trim_mode = 0;
+	is_int(policy_v6_9_cache_trim_retry.kswapd_retry(NULL, &run), 0, "6.9: no retry without cache trim");
+
+	/* parameters */
+	{
+		static const char *const keys[] = { "swappiness" };
+
+		is_int(policy_params("swappiness=10", keys, &v, 1), 0, "k=v parses");
+		is_int(v, 10, "value read");
+		ok(policy_params("foo=1", keys, &v, 1) < 0, "unknown key refused");
+		ok(policy_params("swappiness=abc", keys, &v, 1) < 0, "non-number refused");
+		ok(policy_params("swappiness", keys, &v, 1) < 0, "missing value refused");
+	}
+	/* registry checks */
+	{
+		struct vms_policy bad = policy_v6_8_cache_trim;
+		const struct vms_policy *dup[] = { &policy_v6_18, &policy_v6_18 };
+		const struct vms_policy *list[] = { &bad };
+
+		is_int(policies_check(builtin_policies, builtin_npolicies), 0, "built-ins register");
+		ok(policies_check(dup, 2) < 0, "duplicate name refused");
+		bad.abi = VMS_POLICY_ABI + 1;
+		ok(policies_check(list, 1) < 0, "wrong ABI refused");
+		bad.abi = VMS_POLICY_ABI;
+		bad.kswapd_retry = NULL;
+		ok(policies_check(list, 1) < 0, "a policy with no hook refused");
+	}
+	return done_testing();
+}
