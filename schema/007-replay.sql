@@ -46,9 +46,10 @@ CREATE TABLE IF NOT EXISTS replay_result (
 	question TEXT NOT NULL,        -- 'scan_balance', 'deactivate_file', 'deactivate_anon', 'shrink_slab', 'kswapd_retry'
 	kernel TEXT NOT NULL,          -- what the recording shows the kernel did
 	policy_answer TEXT NOT NULL,   -- what the policy decides
-	agrees INTEGER NOT NULL,       -- 1 when the answers match
+	agrees INTEGER,                -- 1 the answers match, 0 they differ, NULL undecidable
 	pages INTEGER,                 -- size of the difference: pages the policy would have scanned from the
 	                               -- other type, or objects/pages at stake; NULL when not estimable
-	firmness TEXT NOT NULL         -- weakest provenance of the inputs used: 'exact', 'sampled', 'inferred', 'unknown'
+	firmness TEXT NOT NULL         -- weakest provenance of the inputs used: 'exact', 'sampled', 'inferred',
+	                               -- 'unknown'; 'undecidable' when the recording cannot tell the kernel's choice
 );
 CREATE INDEX IF NOT EXISTS replay_result_policy ON replay_result (policy, question);
