@@ -199,6 +199,8 @@ void vms_progress_done(struct vms_progress *p);
 
 /* --- misc (lib/util.c) --- */
 
+/* "PROG ARG ARG..." for run.command_line; caller frees. */
+char *vms_join_args(const char *prog, int argc, const char **argv);
 /* Return: seconds on CLOCK_MONOTONIC. */
 double vms_now(void);
 /* Return: UTC time as ISO 8601 in a static buffer. */

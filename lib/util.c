@@ -127,3 +127,16 @@ const char *vms_utc_now(void)
 	strftime(out, sizeof(out), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	return out;
 }
+
+char *vms_join_args(const char *prog, int argc, const char **argv)
+{
+	struct vms_buf b = { 0 };
+	int i;
+
+	vms_buf_add(&b, prog, strlen(prog));
+	for (i = 0; i < argc; i++) {
+		vms_buf_add(&b, " ", 1);
+		vms_buf_add(&b, argv[i], strlen(argv[i]));
+	}
+	return b.buf;
+}

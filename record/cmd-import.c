@@ -109,16 +109,6 @@ static void print_count_line(const char *line)
 	fprintf(stderr, "%s\n", line);
 }
 
-static char *join_args(int argc, const char **argv)
-{
-	struct vms_buf b = { 0 };
-	int i;
-
-	vms_buf_add(&b, "vmscope", 7);
-	for (i = 0; i < argc; i++) {
-		vms_buf_add(&b, " ", 1);
-		vms_buf_add(&b, argv[i], strlen(argv[i]));
-	}
 	return b.buf;
 }
 
@@ -196,7 +186,7 @@ int cmd_import(int argc, const char **argv)
 	sink = vms_sink_new(db);
 	if (!sink)
 		goto fail_db;
-	cmdline = join_args(argc, argv);
+	cmdline = vms_join_args("vmscope", argc, argv);
 	if (vms_db_set_run_text(db, "source_path", file) ||
 	    vms_db_set_run_text(db, "source_compression", vms_input_compression(in)) ||
 	    vms_db_set_run_text(db, "command_line", cmdline) ||

@@ -65,16 +65,6 @@ static int parse_number(const char *s, double *out)
 	return *s && !*end && *out >= 0 ? 0 : -1;
 }
 
-static char *join_args(int argc, const char **argv)
-{
-	struct vms_buf b = { 0 };
-	int i;
-
-	vms_buf_add(&b, "vmscope", 7);
-	for (i = 0; i < argc; i++) {
-		vms_buf_add(&b, " ", 1);
-		vms_buf_add(&b, argv[i], strlen(argv[i]));
-	}
 	return b.buf;
 }
 
@@ -189,7 +179,7 @@ int cmd_record(int argc, const char **argv)
 	sink = vms_sink_new(db);
 	if (!sink)
 		goto fail_db;
-	cmdline = join_args(argc, argv);
+	cmdline = vms_join_args("vmscope", argc, argv);
 	uname(&un);
 	if (vms_db_set_run_text(db, "command_line", cmdline) ||
 	    vms_db_set_run_text(db, "kernel_release", un.release) ||
