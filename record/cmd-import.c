@@ -109,9 +109,6 @@ static void print_count_line(const char *line)
 	fprintf(stderr, "%s\n", line);
 }
 
-	return b.buf;
-}
-
 int cmd_import(int argc, const char **argv)
 {
 	struct import_options opt = { .max_reported_errors = 10 };

@@ -65,9 +65,6 @@ static int parse_number(const char *s, double *out)
 	return *s && !*end && *out >= 0 ? 0 : -1;
 }
 
-	return b.buf;
-}
-
 static long long file_size(const char *path)
 {
 	struct stat st;
