@@ -30,6 +30,8 @@ static const char replay_usage[] =
 	"      --list       list the built-in policies and exit\n"
 	"      --format F   text (default), csv or json\n"
 	"      --show N     differences listed per policy (default 10)\n"
+	"      --bench R    time R rounds of every policy over the decisions in\n"
+	"                   memory (nothing stored) and print decisions per second\n"
 	"  -h, --help       this help\n"
 	"\n"
 	"Exit status: 0 done; 1 DB unreadable or a policy failed to load; 2 usage\n"
@@ -199,6 +201,41 @@ static int policy_rows(struct out *o, struct vms_db *db, int show)
 	return 0;
 }
 
+/*
+ * Decisions per second of each policy, evaluated in memory, and the ratio
+ * to a reference: the same loop with the baseline, measured in the same run.
+ * Each policy is timed @rounds times; the median round is reported.
+ */
+static int bench(const struct decision *all, long n, struct policy_instance *pols, int npols,
+		 int rounds)
+{
+	double *times = calloc(rounds, sizeof(*times)), base = 0;
+	int i, r;
+
+	if (!times)
+		return error("out of memory");
+	printf("%-28s %14s %10s  (%ld decisions, median of %d rounds)\n", "policy", "decisions/s",
+	       "vs v6.18", n, rounds);
+	for (i = 0; i < npols; i++) {
+		for (r = 0; r < rounds; r++) {
+			times[r] = evaluate_bench(all, n, &pols[i], 1);
+			for (int k = r; k > 0 && times[k] < times[k - 1]; k--) {
+				double t = times[k];
+
+				times[k] = times[k - 1];
+				times[k - 1] = t;
+			}
+		}
+		if (!i)
+			base = times[rounds / 2];
+		printf("%-28s %14.0f %10.2f\n", pols[i].label,
+		       times[rounds / 2] > 0 ? n / times[rounds / 2] : 0.0,
+		       base > 0 ? times[rounds / 2] / base : 0.0);
+	}
+	free(times);
+	return 0;
+}
+
 int cmd_replay(int argc, const char **argv)
 {
 	struct policy_instance *pols = calloc(argc + builtin_npolicies + 1, sizeof(*pols));
@@ -208,8 +245,10 @@ int cmd_replay(int argc, const char **argv)
 	struct eval_totals tot, base_tot;
 	const char *path = NULL;
 	struct vms_db *db = NULL;
+	struct decision *all = NULL;
 	struct out *o = NULL;
-	long n;
+	int bench_rounds = 0;
+	long n, nall = 0;
 
 	if (!pols || !specs) {
 		free(pols);
@@ -238,6 +277,15 @@ int cmd_replay(int argc, const char **argv)
 				fmt = OUT_JSON;
 			else {
 				rc = usage_error(replay_usage, "--format takes text, csv or json, not '%s'", a);
+				goto out;
+			}
+		} else if (!strcmp(a, "--bench") && i + 1 < argc) {
+			char *end;
+
+			bench_rounds = (int)strtol(argv[++i], &end, 10);
+			if (*end || bench_rounds < 1) {
+				rc = usage_error(replay_usage, "--bench takes a number of rounds, not '%s'",
+						 argv[i]);
 				goto out;
 			}
 		} else if (!strcmp(a, "--show") && i + 1 < argc) {
@@ -297,8 +345,16 @@ int cmd_replay(int argc, const char **argv)
 		rc = error_last();
 		goto out;
 	}
+	if (decisions_load(db, &all, &nall)) {
+		rc = error_last();
+		goto out;
+	}
+	if (bench_rounds) {
+		rc = bench(all, nall, pols, npols, bench_rounds);
+		goto out;
+	}
 	for (i = 0; i < npols; i++) {
-		if (evaluate_policy(db, &pols[i], i ? &tot : &base_tot)) {
+		if (evaluate_policy(db, all, nall, &pols[i], i ? &tot : &base_tot)) {
 			rc = error("policy '%s': %s", pols[i].label, vms_last_error());
 			goto out;
 		}
@@ -321,6 +377,7 @@ out:
 	for (i = 0; i < npols; i++)
 		policy_close(&pols[i]);
 	vms_db_close(db);
+	free(all);
 	free(pols);
 	free(specs);
 	return rc;

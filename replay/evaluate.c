@@ -129,6 +129,8 @@ static int store(struct eval_ctx *e, long long id, int q, const char *kernel, co
 		e->tot->agreed[q]++;
 	else
 		e->tot->pages_changed[q] += has_pages ? pages : 0;
+	if (!st)
+		return 0;	/* benchmark: count only */
 	sqlite3_reset(st);
 	sqlite3_bind_text(st, 1, e->label, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, id);
@@ -259,82 +261,131 @@ static const char read_sql[] =
 	" scanned_active_anon, scanned_inactive_file, scanned_active_file, reclaimed, slab_calls,"
 	" runs_since_success, restarted FROM decision ORDER BY ts, id";
 
-int evaluate_policy(struct vms_db *db, struct policy_instance *p, struct eval_totals *tot)
+int decisions_load(struct vms_db *db, struct decision **out, long *n)
 {
-	struct eval_ctx e = { .sql = vms_db_sql(db), .p = p, .tot = tot, .label = p->label };
+	sqlite3 *sql = vms_db_sql(db);
 	struct cost_model cost[64];
+	struct decision *all = NULL;
 	sqlite3_stmt *st = NULL;
-	int rc = -1, r;
+	long alloc = 0, used = 0;
+	int r;
 
 	memset(cost, 0, sizeof(cost));
+	if (sqlite3_prepare_v2(sql, read_sql, -1, &st, NULL))
+		goto sql_err;
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *prov = (const char *)sqlite3_column_text(st, 19);
+		const char *who = (const char *)sqlite3_column_text(st, 2);
+		struct decision *d;
+		int k;
+
+		if (used == alloc) {
+			struct decision *na = realloc(all, (alloc ? alloc * 2 : 1024) * sizeof(*na));
+
+			if (!na) {
+				vms_error("out of memory");
+				goto err;
+			}
+			all = na;
+			alloc = alloc ? alloc * 2 : 1024;
+		}
+		d = &all[used++];
+		memset(d, 0, sizeof(*d));
+		d->id = sqlite3_column_int64(st, 0);
+		d->is_run = !strcmp((const char *)sqlite3_column_text(st, 1), "kswapd_run");
+		d->nid = sqlite3_column_type(st, 3) == SQLITE_NULL ? 0 : sqlite3_column_int(st, 3);
+		d->ts = sqlite3_column_int64(st, 4);
+		d->in.reclaimer = !strcmp(who, "kswapd") ? VMS_KSWAPD : !strcmp(who, "direct") ? VMS_DIRECT :
+				  !strncmp(who, "memcg", 5) ? VMS_MEMCG : VMS_OTHER;
+		d->in.priority = sqlite3_column_int(st, 5);
+		d->lowest_priority = d->in.priority;
+		d->in.order = sqlite3_column_int(st, 6);
+		value(st, 7, prov, "lru", &d->in.inactive_anon);
+		value(st, 8, prov, "lru", &d->in.active_anon);
+		value(st, 9, prov, "lru", &d->in.inactive_file);
+		value(st, 10, prov, "lru", &d->in.active_file);
+		value(st, 11, prov, "free", &d->in.free_pages);
+		value(st, 12, prov, "high_wmark", &d->in.high_wmark);
+		value(st, 13, prov, "boost", &d->in.boost);
+		value(st, 14, prov, "swappiness", &d->in.swappiness);
+		value(st, 15, prov, "swap_free", &d->in.swap_free);
+		value(st, 16, prov, "refault_file", &d->in.refault_file);
+		value(st, 17, prov, "refault_anon", &d->in.refault_anon);
+		if (d->in.swappiness.prov == VMS_PROV_UNKNOWN)
+			d->in.swappiness.v = 60;
+		d->in.sample_age_ms = sqlite3_column_double(st, 18);
+		for (k = 0; k < 4; k++)
+			d->scanned[k] = sqlite3_column_int64(st, 20 + k);
+		d->reclaimed = sqlite3_column_int64(st, 24);
+		d->slab_calls = sqlite3_column_int64(st, 25);
+		d->runs_since_success = sqlite3_column_int(st, 26);
+		d->swept_twice = sqlite3_column_int(st, 27);
+		k = d->nid >= 0 && d->nid < 64 ? d->nid : 0;
+		/* the cost the kernel had before this pass; then this pass adds to it */
+		d->in.anon_cost.v = cost[k].anon;
+		d->in.file_cost.v = cost[k].file;
+		d->in.anon_cost.prov = d->in.file_cost.prov = VMS_PROV_INFERRED;
+		if (!d->is_run)
+			cost_update(&cost[k], d);
+	}
+	if (r != SQLITE_DONE)
+		goto sql_err;
+	sqlite3_finalize(st);
+	*out = all;
+	*n = used;
+	return 0;
+sql_err:
+	vms_error("%s: %s", vms_db_path(db), sqlite3_errmsg(sql));
+err:
+	sqlite3_finalize(st);
+	free(all);
+	return -1;
+}
+
+static int run_all(struct eval_ctx *e, const struct decision *all, long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		if (all[i].is_run ? eval_run(e, &all[i]) : eval_pass(e, &all[i]))
+			return -1;
+	return 0;
+}
+
+int evaluate_policy(struct vms_db *db, const struct decision *all, long n,
+		    struct policy_instance *p, struct eval_totals *tot)
+{
+	struct eval_ctx e = { .sql = vms_db_sql(db), .p = p, .tot = tot, .label = p->label };
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+
 	memset(tot, 0, sizeof(*tot));
 	if (sqlite3_prepare_v2(e.sql, "DELETE FROM replay_result WHERE policy = ?1", -1, &st, NULL))
 		goto sql_err;
 	sqlite3_bind_text(st, 1, p->label, -1, SQLITE_STATIC);
 	sqlite3_step(st);
 	sqlite3_finalize(st);
-	st = NULL;
 	if (sqlite3_prepare_v2(e.sql, "INSERT INTO replay_result VALUES (?, ?, ?, ?, ?, ?, ?, ?)", -1,
-			       &e.insert, NULL) ||
-	    sqlite3_prepare_v2(e.sql, read_sql, -1, &st, NULL))
+			       &e.insert, NULL))
 		goto sql_err;
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *prov = (const char *)sqlite3_column_text(st, 19);
-		const char *who = (const char *)sqlite3_column_text(st, 2);
-		struct decision d;
-		int n;
-
-		memset(&d, 0, sizeof(d));
-		d.id = sqlite3_column_int64(st, 0);
-		d.is_run = !strcmp((const char *)sqlite3_column_text(st, 1), "kswapd_run");
-		d.nid = sqlite3_column_type(st, 3) == SQLITE_NULL ? 0 : sqlite3_column_int(st, 3);
-		d.ts = sqlite3_column_int64(st, 4);
-		d.in.reclaimer = !strcmp(who, "kswapd") ? VMS_KSWAPD : !strcmp(who, "direct") ? VMS_DIRECT :
-				 !strncmp(who, "memcg", 5) ? VMS_MEMCG : VMS_OTHER;
-		d.in.priority = sqlite3_column_int(st, 5);
-		d.lowest_priority = d.in.priority;
-		d.in.order = sqlite3_column_int(st, 6);
-		value(st, 7, prov, "lru", &d.in.inactive_anon);
-		value(st, 8, prov, "lru", &d.in.active_anon);
-		value(st, 9, prov, "lru", &d.in.inactive_file);
-		value(st, 10, prov, "lru", &d.in.active_file);
-		value(st, 11, prov, "free", &d.in.free_pages);
-		value(st, 12, prov, "high_wmark", &d.in.high_wmark);
-		value(st, 13, prov, "boost", &d.in.boost);
-		value(st, 14, prov, "swappiness", &d.in.swappiness);
-		value(st, 15, prov, "swap_free", &d.in.swap_free);
-		value(st, 16, prov, "refault_file", &d.in.refault_file);
-		value(st, 17, prov, "refault_anon", &d.in.refault_anon);
-		if (d.in.swappiness.prov == VMS_PROV_UNKNOWN)
-			d.in.swappiness.v = 60;
-		d.in.sample_age_ms = sqlite3_column_double(st, 18);
-		for (n = 0; n < 4; n++)
-			d.scanned[n] = sqlite3_column_int64(st, 20 + n);
-		d.reclaimed = sqlite3_column_int64(st, 24);
-		d.slab_calls = sqlite3_column_int64(st, 25);
-		d.runs_since_success = sqlite3_column_int(st, 26);
-		d.swept_twice = sqlite3_column_int(st, 27);
-		n = d.nid >= 0 && d.nid < 64 ? d.nid : 0;
-		d.in.anon_cost.v = cost[n].anon;
-		d.in.file_cost.v = cost[n].file;
-		d.in.anon_cost.prov = d.in.file_cost.prov = VMS_PROV_INFERRED;
-		if (d.is_run) {
-			if (eval_run(&e, &d))
-				goto out;
-		} else {
-			if (eval_pass(&e, &d))
-				goto out;
-			cost_update(&cost[n], &d);
-		}
-	}
-	if (r != SQLITE_DONE)
-		goto sql_err;
-	rc = 0;
-	goto out;
-sql_err:
-	vms_error("%s: %s", vms_db_path(db), sqlite3_errmsg(e.sql));
-out:
-	sqlite3_finalize(st);
+	rc = run_all(&e, all, n);
 	sqlite3_finalize(e.insert);
 	return rc;
+sql_err:
+	return vms_error("%s: %s", vms_db_path(db), sqlite3_errmsg(e.sql));
+}
+
+double evaluate_bench(const struct decision *all, long n, struct policy_instance *p, int rounds)
+{
+	struct eval_totals tot;
+	struct eval_ctx e = { .p = p, .tot = &tot, .label = p->label };
+	double t0 = vms_now();
+	int r;
+
+	for (r = 0; r < rounds; r++) {
+		memset(&tot, 0, sizeof(tot));
+		if (run_all(&e, all, n))
+			return -1;
+	}
+	return vms_now() - t0;
 }

@@ -86,10 +86,18 @@ struct eval_totals {
 	long long pages_changed[5];
 };
 /*
+ * Read the decision records into memory (caller frees *out), with the
+ * modelled anon/file cost each pass started from. Return: 0 or -1.
+ */
+int decisions_load(struct vms_db *db, struct decision **out, long *n);
+/*
  * Run every decision record through @p (and through the baseline for the
  * hooks @p leaves out) and store replay_result rows.
  */
-int evaluate_policy(struct vms_db *db, struct policy_instance *p, struct eval_totals *tot);
+int evaluate_policy(struct vms_db *db, const struct decision *all, long n,
+		    struct policy_instance *p, struct eval_totals *tot);
+/* Evaluate @rounds times without storing. Return: seconds taken, or -1. */
+double evaluate_bench(const struct decision *all, long n, struct policy_instance *p, int rounds);
 extern const char *const question_names[5];
 
 #endif
