@@ -88,7 +88,12 @@ test_expect_success() {
 			return 0
 		fi
 	done
-	if (set -e; eval "$body") >"$TRASH/.out" 2>&1; then
+	# Not inside `if`: the shell ignores set -e in a condition, and then a
+	# body of newline-separated commands would only check its last one.
+	# (nor in an && / || list)
+	(set -ex; eval "$body") >"$TRASH/.out" 2>&1
+	_rc=$?
+	if [ $_rc = 0 ]; then
 		echo "ok $test_count - $title"
 	else
 		test_failed=$((test_failed + 1))
@@ -108,6 +113,15 @@ test_must_fail() {
 	if [ $rc = 0 ]; then echo "expected failure, got success: $*"; return 1; fi
 	if [ $rc -gt 2 ]; then echo "expected exit 1, got $rc: $*"; return 1; fi
 	return 0
+}
+# no_match PATTERN FILE: fail when FILE has a line matching PATTERN. Use it
+# instead of "! grep": set -e does not stop on a negated command.
+no_match() {
+	if grep -q -- "$1" "$2"; then
+		echo "unexpected '$1' in $2:"
+		grep -- "$1" "$2" | head -5
+		return 1
+	fi
 }
 # assert_eq GOT WANT [WHAT]
 assert_eq() {
