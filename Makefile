@@ -71,6 +71,7 @@ LIB_OBJS += analyze/report-throttle.o
 LIB_OBJS += analyze/report-util.o
 LIB_OBJS += analyze/report-vmstat.o
 LIB_OBJS += analyze/table.o
+LIB_OBJS += analyze/vmstat-metrics.o
 LIB_OBJS += lib/db.o
 LIB_OBJS += plots/plot-data.o
 LIB_OBJS += lib/error.o

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vmstat-metrics.c - the mmtests-style reclaim metrics (MonitorMmtestsvmstat
+ * definitions) of a run's window, as a list shared by `vmscope report`'s
+ * vmstat section and `vmscope compare` (see vmstat-metrics.h).
+ *
+ * Formulas (every counter is its delta: the last vmstat sample at or before
+ * the end of the window minus the last at or before its start, the first
+ * sample when none is before; T = seconds between those two samples):
+ *   efficiency % = 100 * pgsteal / pgscan (100 when nothing was scanned)
+ *   velocity     = pgscan / T
+ *   % direct     = 100 * pgscan_direct / (pgscan_direct + pgscan_kswapd)
+ *   other reclaim (memcg limit) = pgscan_anon + pgscan_file - pgscan_kswapd
+ *                  - pgscan_direct - pgscan_khugepaged - pgscan_proactive
+ *   page writes file = nr_vmscan_write - pswpout
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vms.h"
+#include "vmstat-metrics.h"
+#include "../lib/strmap.h"
+
+struct deltas {
+	struct strmap map;	/* counter name -> long long * delta */
+	double span;		/* T, seconds */
+	int samples;		/* counters found in both samples */
+};
+
+static int load_deltas(struct report_ctx *ctx, struct deltas *d)
+{
+	sqlite3_stmt *st = report_prepare(ctx,
+		"WITH ids AS (SELECT"
+		" COALESCE((SELECT id FROM counter_sample WHERE source = 'vmstat' AND scope = ''"
+		"           AND ts <= ?1 ORDER BY ts DESC LIMIT 1),"
+		"          (SELECT id FROM counter_sample WHERE source = 'vmstat' AND scope = ''"
+		"           ORDER BY ts LIMIT 1)) AS a,"
+		" (SELECT id FROM counter_sample WHERE source = 'vmstat' AND scope = '' AND ts <= ?2"
+		"  ORDER BY ts DESC LIMIT 1) AS z)"
+		" SELECT va.name, vz.value - va.value,"
+		"  (SELECT ts FROM counter_sample WHERE id = ids.z) -"
+		"  (SELECT ts FROM counter_sample WHERE id = ids.a)"
+		" FROM ids JOIN counter_value va ON va.sample = ids.a"
+		" JOIN counter_value vz ON vz.sample = ids.z AND vz.name = va.name");
+	int rc;
+
+	strmap_init(&d->map);
+	d->span = 0;
+	d->samples = 0;
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		struct strmap_entry *e = name ? strmap_get(&d->map, name, strlen(name)) : NULL;
+		long long *v = malloc(sizeof(*v));
+
+		if (!name) {
+			free(v);
+			continue;
+		}
+		if (!e || !v) {
+			free(v);
+			sqlite3_finalize(st);
+			return vms_error("out of memory");
+		}
+		*v = sqlite3_column_int64(st, 1);
+		free(e->value);
+		e->value = v;
+		d->span = sqlite3_column_int64(st, 2) / 1e9;
+		d->samples++;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : vms_error("%s: %s", vms_db_path(ctx->db), sqlite3_errmsg(ctx->sql));
+}
+
+/* Return: 1 and *v when the counter exists. */
+static int get(const struct deltas *d, const char *name, long long *v)
+{
+	struct strmap_entry *e = strmap_find(&d->map, name, strlen(name));
+
+	if (!e)
+		return 0;
+	*v = *(long long *)e->value;
+	return 1;
+}
+
+/* Sum of every counter starting with @prefix (allocstall_normal, ...). */
+static int get_prefix(const struct deltas *d, const char *prefix, long long *v)
+{
+	size_t i, n = strlen(prefix);
+	int found = 0;
+
+	*v = 0;
+	for (i = 0; i < d->map.size; i++) {
+		const struct strmap_entry *e = &d->map.slots[i];
+
+		if (e->key && !strncmp(e->key, prefix, n)) {
+			*v += *(long long *)e->value;
+			found = 1;
+		}
+	}
+	return found;
+}
+
+/* get(), remembering the first counter that is missing in *missing. */
+static int need(const struct deltas *d, const char *name, long long *v, const char **missing)
+{
+	if (get(d, name, v))
+		return 1;
+	if (!*missing)
+		*missing = name;
+	return 0;
+}
+
+static void add(struct vmstat_metrics *out, const char *label, const char *formula,
+		enum vmstat_metric_kind kind, int available, double value, const char *missing)
+{
+	struct vmstat_metric *m;
+
+	if (out->n >= VMSTAT_METRICS_MAX)
+		return;
+	m = &out->m[out->n++];
+	m->label = label;
+	m->formula = formula;
+	m->kind = kind;
+	m->available = available;
+	m->value = available ? value : 0;
+	m->missing = available ? NULL : missing;
+}
+
+/* One counter's delta; @alt is its name on older kernels (workingset_refault before 5.9). */
+static void add_delta(struct vmstat_metrics *out, const struct deltas *d, const char *label,
+		      const char *name, const char *alt)
+{
+	long long v = 0;
+	int have = get(d, name, &v) || (alt && get(d, alt, &v));
+
+	add(out, label, name, VMSTAT_COUNT, have, (double)v, name);
+}
+
+int vmstat_counter_metrics(struct report_ctx *ctx, struct vmstat_metrics *out)
+{
+	long long sk = 0, sd = 0, rk = 0, rd = 0, a = 0, b = 0, x = 0, k2 = 0, p2 = 0;
+	const char *miss;
+	struct deltas d;
+	int hk, hd, have;
+
+	memset(out, 0, sizeof(*out));
+	if (load_deltas(ctx, &d)) {
+		strmap_release(&d.map, free);
+		return -1;
+	}
+	out->has_samples = d.samples > 0;
+	out->span = d.span;
+	hk = get(&d, "pgscan_kswapd", &sk);
+	hd = get(&d, "pgscan_direct", &sd);
+
+	add_delta(out, &d, "Direct pages scanned", "pgscan_direct", NULL);
+	add_delta(out, &d, "Kswapd pages scanned", "pgscan_kswapd", NULL);
+	add_delta(out, &d, "Kswapd pages reclaimed", "pgsteal_kswapd", NULL);
+	add_delta(out, &d, "Direct pages reclaimed", "pgsteal_direct", NULL);
+
+	miss = NULL;
+	have = need(&d, "pgscan_kswapd", &sk, &miss) & need(&d, "pgsteal_kswapd", &rk, &miss);
+	add(out, "Kswapd efficiency %", "100*pgsteal_kswapd/pgscan_kswapd", VMSTAT_PERCENT, have,
+	    sk ? 100.0 * rk / sk : 100.0, miss);
+	add(out, "Kswapd velocity (pages/s)", "pgscan_kswapd/T", VMSTAT_RATE, hk && d.span > 0,
+	    d.span > 0 ? sk / d.span : 0, hk ? NULL : "pgscan_kswapd");
+	miss = NULL;
+	have = need(&d, "pgscan_direct", &sd, &miss) & need(&d, "pgsteal_direct", &rd, &miss);
+	add(out, "Direct efficiency %", "100*pgsteal_direct/pgscan_direct", VMSTAT_PERCENT, have,
+	    sd ? 100.0 * rd / sd : 100.0, miss);
+	add(out, "Direct velocity (pages/s)", "pgscan_direct/T", VMSTAT_RATE, hd && d.span > 0,
+	    d.span > 0 ? sd / d.span : 0, hd ? NULL : "pgscan_direct");
+	miss = NULL;
+	have = need(&d, "pgscan_direct", &sd, &miss) & need(&d, "pgscan_kswapd", &sk, &miss);
+	add(out, "Percentage direct scans", "100*pgscan_direct/(pgscan_direct+pgscan_kswapd)",
+	    VMSTAT_PERCENT, have, sk + sd ? 100.0 * sd / (sk + sd) : 0, miss);
+
+	add_delta(out, &d, "Pages scanned anon (all reclaimers)", "pgscan_anon", NULL);
+	add_delta(out, &d, "Pages scanned file (all reclaimers)", "pgscan_file", NULL);
+	add_delta(out, &d, "Pages reclaimed anon", "pgsteal_anon", NULL);
+	add_delta(out, &d, "Pages reclaimed file", "pgsteal_file", NULL);
+	/* memcg limit reclaim is in pgscan_anon/file but not in pgscan_kswapd/direct */
+	miss = NULL;
+	have = need(&d, "pgscan_anon", &a, &miss) & need(&d, "pgscan_file", &b, &miss) &
+	       need(&d, "pgscan_kswapd", &sk, &miss) & need(&d, "pgscan_direct", &sd, &miss);
+	get(&d, "pgscan_khugepaged", &k2);
+	get(&d, "pgscan_proactive", &p2);
+	add(out, "Pages scanned by other reclaim (memcg limit)",
+	    "pgscan_anon+pgscan_file-pgscan_kswapd-pgscan_direct-pgscan_khugepaged-pgscan_proactive",
+	    VMSTAT_COUNT, have, (double)(a + b - sk - sd - k2 - p2), miss);
+
+	add_delta(out, &d, "Page writes by reclaim", "nr_vmscan_write", NULL);
+	miss = NULL;
+	have = need(&d, "nr_vmscan_write", &a, &miss) & need(&d, "pswpout", &b, &miss);
+	add(out, "Page writes file", "nr_vmscan_write-pswpout", VMSTAT_COUNT, have, (double)(a - b),
+	    miss);
+	add(out, "Page writes anon", "pswpout", VMSTAT_COUNT, have, (double)b, miss);
+	add_delta(out, &d, "Page reclaim immediate", "nr_vmscan_immediate_reclaim", NULL);
+	add_delta(out, &d, "Slabs scanned", "slabs_scanned", NULL);
+	add_delta(out, &d, "Direct inode steals", "pginodesteal", NULL);
+	add_delta(out, &d, "Kswapd inode steals", "kswapd_inodesteal", NULL);
+	add_delta(out, &d, "Swap ins", "pswpin", NULL);
+	add_delta(out, &d, "Swap outs", "pswpout", NULL);
+	add_delta(out, &d, "Refaults file", "workingset_refault_file", "workingset_refault");
+	add_delta(out, &d, "Refaults anon", "workingset_refault_anon", NULL);
+	add_delta(out, &d, "Refault activations file", "workingset_activate_file", "workingset_activate");
+	add_delta(out, &d, "Refault activations anon", "workingset_activate_anon", NULL);
+	add_delta(out, &d, "Refault restores file", "workingset_restore_file", "workingset_restore");
+	have = get_prefix(&d, "allocstall", &x);	/* before reading x: argument order is unspecified */
+	add(out, "Allocation stalls", "sum of allocstall_*", VMSTAT_COUNT, have, (double)x,
+	    "allocstall_*");
+	add_delta(out, &d, "Compaction stalls", "compact_stall", NULL);
+	add_delta(out, &d, "Kswapd runs (balance_pgdat)", "pageoutrun", NULL);
+	add_delta(out, &d, "Kswapd low wmark hit quickly", "kswapd_low_wmark_hit_quickly", NULL);
+	add_delta(out, &d, "Kswapd high wmark hit quickly", "kswapd_high_wmark_hit_quickly", NULL);
+	add_delta(out, &d, "Active list scanned (pgrefill)", "pgrefill", NULL);
+	add_delta(out, &d, "Pages deactivated", "pgdeactivate", NULL);
+	add_delta(out, &d, "Pages activated", "pgactivate", NULL);
+	add_delta(out, &d, "Pages rotated", "pgrotated", NULL);
+	add(out, "Elapsed (T)", "s between the two samples", VMSTAT_SECONDS, d.span > 0, d.span, NULL);
+	if (!out->has_samples)
+		for (int i = 0; i < out->n; i++)
+			out->m[i].missing = NULL;
+	strmap_release(&d.map, free);
+	return 0;
+}
+
+int vmstat_trace_metrics(struct report_ctx *ctx, struct vmstat_metrics *out)
+{
+	static const char *const labels[2][5] = {
+		{ "Trace: kswapd pages scanned", "Trace: kswapd pages reclaimed",
+		  "Trace: kswapd efficiency %", "Trace: kswapd anon pages scanned",
+		  "Trace: kswapd file pages scanned" },
+		{ "Trace: other tasks pages scanned", "Trace: other tasks pages reclaimed",
+		  "Trace: other tasks efficiency %", "Trace: other tasks anon pages scanned",
+		  "Trace: other tasks file pages scanned" },
+	};
+	sqlite3_stmt *st = report_prepare(ctx,
+		"SELECT CASE WHEN t.comm LIKE 'kswapd%' THEN 'kswapd' ELSE 'other tasks' END AS who,"
+		" SUM(s.nr_scanned), SUM(s.nr_reclaimed),"
+		" SUM(CASE WHEN s.reclaim_flags & 1 THEN s.nr_scanned ELSE 0 END),"
+		" SUM(CASE WHEN s.reclaim_flags & 2 THEN s.nr_scanned ELSE 0 END)"
+		" FROM mm_vmscan_lru_shrink_inactive s"
+		" LEFT JOIN (SELECT pid, MIN(comm) AS comm FROM task GROUP BY pid) t ON t.pid = s.pid"
+		" WHERE s.ts BETWEEN ?1 AND ?2 GROUP BY who");
+	long long v[2][4] = { { 0 } };
+	long long lo = ctx->from > ctx->run_start ? ctx->from : ctx->run_start;
+	long long hi = ctx->to < ctx->run_end ? ctx->to : ctx->run_end;
+	int rc, i;
+
+	memset(out, 0, sizeof(*out));
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		i = !strcmp((const char *)sqlite3_column_text(st, 0), "kswapd") ? 0 : 1;
+		for (int k = 0; k < 4; k++)
+			v[i][k] = sqlite3_column_int64(st, k + 1);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return vms_error("%s: %s", vms_db_path(ctx->db), sqlite3_errmsg(ctx->sql));
+	out->span = hi > lo ? (hi - lo) / 1e9 : 0;
+	for (i = 0; i < 2; i++) {
+		add(out, labels[i][0], "sum of nr_scanned", VMSTAT_COUNT, 1, (double)v[i][0], NULL);
+		add(out, labels[i][1], "sum of nr_reclaimed", VMSTAT_COUNT, 1, (double)v[i][1], NULL);
+		add(out, labels[i][2], "100*nr_reclaimed/nr_scanned", VMSTAT_PERCENT, 1,
+		    v[i][0] ? 100.0 * v[i][1] / v[i][0] : 100.0, NULL);
+		add(out, labels[i][3], "sum of nr_scanned with RECLAIM_WB_ANON", VMSTAT_COUNT, 1,
+		    (double)v[i][2], NULL);
+		add(out, labels[i][4], "sum of nr_scanned with RECLAIM_WB_FILE", VMSTAT_COUNT, 1,
+		    (double)v[i][3], NULL);
+	}
+	return 0;
+}
