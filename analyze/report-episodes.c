@@ -1,23 +1,1078 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report-episodes.c - the 'episodes' section of `vmscope report`: not built yet.
- * It says so in its output rather than printing numbers it does not have.
+ * report-episodes.c - the 'episodes' section of `vmscope report`: one row per
+ * reclaim episode (a direct, memcg, memcg soft-limit or node reclaim call from
+ * the view reclaim_interval; a kswapd awake period from kswapd_interval) with
+ * what the reclaimer did inside it, then the same episodes aggregated per
+ * task and per node. Definitions of every column: docs/report-episodes.md.
+ *
+ * "Inside an episode" means: an event of the episode's task (for kswapd: of
+ * any kswapd pid of that node) strictly between the begin and the end event in
+ * (ts, seq) order, the order the views pair in. An episode cut by the start of
+ * the trace (no begin) reaches back to the previous episode of the same kind
+ * and task (node, for kswapd) or to the start of the trace; one cut by the end
+ * (no end) reaches forward to the next begin or to the end of the trace.
+ *
+ * Percentiles are nearest-rank: the p-th percentile of n values sorted in
+ * ascending order is the value of rank ceil(p * n / 100) (1-based), computed
+ * in integers in pct() below; only complete episodes have a duration.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "vms.h"
 #include "report.h"
 
-int report_episodes(struct report_ctx *ctx, struct out *o)
-{
-	struct table *t = table_new("episodes", "episodes", "episodes: not built yet");
+#define TS_MIN "-9223372036854775807"
+#define TS_MAX "9223372036854775807"
 
-	(void)ctx;
+/*
+ * The episodes overlapping the window, with the bounds of "inside" (lo, hi:
+ * exclusive, in (ts, seq) order) and the CPUs of their begin and end events.
+ */
+static const char episodes_sql[] =
+	"WITH"
+	" e0 AS ("
+	"  SELECT r.kind AS kind, r.pid AS gkey, r.pid AS pid, r.nid AS nid,"
+	"   r.begin_ts AS b_ts, r.begin_seq AS b_seq, r.end_ts AS e_ts, r.end_seq AS e_seq,"
+	"   r.duration_ns AS dur, r.nr_reclaimed AS end_rec, NULL AS wakes,"
+	"   CASE WHEN r.begin_seq IS NOT NULL THEN r.cpu END AS b_cpu,"
+	"   CASE WHEN r.begin_seq IS NULL THEN r.cpu"
+	"    WHEN r.kind = 'direct' THEN"
+	"     (SELECT x.cpu FROM mm_vmscan_direct_reclaim_end x WHERE x.seq = r.end_seq)"
+	"    WHEN r.kind = 'memcg' THEN"
+	"     (SELECT x.cpu FROM mm_vmscan_memcg_reclaim_end x WHERE x.seq = r.end_seq)"
+	"    WHEN r.kind = 'memcg_softlimit' THEN"
+	"     (SELECT x.cpu FROM mm_vmscan_memcg_softlimit_reclaim_end x WHERE x.seq = r.end_seq)"
+	"    WHEN r.kind = 'node' THEN"
+	"     (SELECT x.cpu FROM mm_vmscan_node_reclaim_end x WHERE x.seq = r.end_seq) END AS e_cpu"
+	"  FROM reclaim_interval r"
+	"  UNION ALL"
+	"  SELECT 'kswapd', k.nid, k.pid, k.nid, k.wake_ts, k.wake_seq, k.sleep_ts, k.sleep_seq,"
+	"   k.duration_ns, NULL, k.wakes,"
+	"   (SELECT x.cpu FROM mm_vmscan_kswapd_wake x WHERE x.seq = k.wake_seq),"
+	"   (SELECT x.cpu FROM mm_vmscan_kswapd_sleep x WHERE x.seq = k.sleep_seq)"
+	"  FROM kswapd_interval k),"
+	/* bounds of "inside": the episode's own begin/end, else its neighbours, else the trace */
+	" e1 AS (SELECT *,"
+	"   COALESCE(b_ts, LAG(e_ts) OVER g, " TS_MIN ") AS lo_ts,"
+	"   COALESCE(b_seq, LAG(e_seq) OVER g, " TS_MIN ") AS lo_seq,"
+	"   COALESCE(e_ts, LEAD(b_ts) OVER g, " TS_MAX ") AS hi_ts,"
+	"   COALESCE(e_seq, LEAD(b_seq) OVER g, " TS_MAX ") AS hi_seq"
+	"  FROM e0 WINDOW g AS (PARTITION BY kind, gkey"
+	"   ORDER BY COALESCE(b_ts, e_ts), COALESCE(b_seq, e_seq)))"
+	" SELECT kind, pid,"						/* 0, 1 */
+	"  (SELECT t.comm FROM task t WHERE t.pid = e1.pid"
+	"    AND COALESCE(e1.b_ts, e1.e_ts) BETWEEN t.first_ts AND t.last_ts"
+	"   UNION ALL SELECT MIN(t.comm) FROM task t WHERE t.pid = e1.pid LIMIT 1),"	/* 2 */
+	"  nid, b_cpu, e_cpu, b_ts, e_ts, lo_ts, lo_seq, hi_ts, hi_seq,"	/* 3..11 */
+	"  dur, end_rec, wakes"						/* 12..14 */
+	" FROM e1 WHERE (b_ts IS NULL OR b_ts <= ?2) AND (e_ts IS NULL OR e_ts >= ?1)"
+	" ORDER BY COALESCE(b_ts, e_ts), COALESCE(b_seq, e_seq), kind, pid";
+
+/* kswapd pids per node: every pid that emitted a kswapd wake or sleep for it. */
+static const char kswapd_pids_sql[] =
+	"SELECT nid, pid FROM mm_vmscan_kswapd_wake UNION SELECT nid, pid FROM mm_vmscan_kswapd_sleep";
+
+/*
+ * The events counted inside episodes: pid, ts, seq, then the values. Only
+ * events between ?3 and ?4 (the outer bounds of all episodes) are read.
+ */
+enum source { SRC_INACTIVE, SRC_ACTIVE, SRC_SLAB, SRC_WRITE, SRC_THROTTLE, NSRC };
+
+static const char *const source_sql[NSRC] = {
+	[SRC_INACTIVE] = "SELECT pid, ts, seq, nid, nr_scanned, nr_reclaimed, reclaim_flags, priority"
+		" FROM mm_vmscan_lru_shrink_inactive WHERE ts BETWEEN ?3 AND ?4",
+	[SRC_ACTIVE] = "SELECT pid, ts, seq, priority FROM mm_vmscan_lru_shrink_active"
+		" WHERE ts BETWEEN ?3 AND ?4 AND priority IS NOT NULL",
+	/*
+	 * The calls of shrink_slab_interval, read from its two tables in pairing
+	 * order (a start and the next slab event of its task, when that is the
+	 * end of the same shrinker): a do_shrink_slab() call runs inside one
+	 * reclaim call of its task, so both events fall in the same episode.
+	 * The view itself costs ~20 us per event.
+	 */
+	[SRC_SLAB] = "SELECT pid, ts, seq, total_scan, retval, priority, shr, is_start FROM"
+		" (SELECT pid, ts, seq, total_scan, NULL AS retval, priority, shr, 1 AS is_start"
+		"  FROM mm_shrink_slab_start WHERE ts BETWEEN ?3 AND ?4"
+		"  UNION ALL SELECT pid, ts, seq, total_scan, retval, NULL, shr, 0"
+		"  FROM mm_shrink_slab_end WHERE ts BETWEEN ?3 AND ?4)"
+		" ORDER BY pid, ts, seq",
+	[SRC_WRITE] = "SELECT pid, ts, seq FROM mm_vmscan_write_folio WHERE ts BETWEEN ?3 AND ?4",
+	[SRC_THROTTLE] = "SELECT pid, ts, seq, usec_delayed FROM mm_vmscan_throttled"
+		" WHERE ts BETWEEN ?3 AND ?4"
+		" UNION ALL SELECT pid, ts, seq, usec_delayed FROM writeback_congest_wait"
+		" WHERE ts BETWEEN ?3 AND ?4",
+};
+
+#define NONE (-1LL)	/* "no value" for the fields that cannot be negative */
+
+struct nid_pages {
+	long long nid, scanned;
+};
+
+struct episode {
+	char *kind, *comm;
+	int kind_ix;			/* index in kinds[] */
+	long long pid, nid;		/* nid NONE: unknown */
+	long long b_cpu, e_cpu;		/* NONE: no such event */
+	int has_b, has_e;
+	long long b_ts, e_ts;
+	long long lo_ts, lo_seq, hi_ts, hi_seq;	/* "inside": lo < (ts, seq) < hi */
+	long long dur;			/* ns; NONE when cut */
+	long long scanned, reclaimed, anon, file;
+	long long min_prio;		/* NONE: no event with a priority */
+	long long slab_planned, slab_scanned, slab_freed, writes, throttle_us;
+	long long end_rec;		/* nr_reclaimed of the end event; NONE */
+	long long wakes;		/* kswapd only; NONE otherwise */
+	struct nid_pages *nids;		/* pages scanned per node (LRU events inside) */
+	int nnids;
+	char lost[96];
+};
+
+/* Episode kinds; spans of one kind and pid never overlap. */
+static const char *const kinds[] = { "direct", "memcg", "memcg_softlimit", "node", "kswapd" };
+#define NKINDS ((int)(sizeof(kinds) / sizeof(kinds[0])))
+
+/* Where one pid's events count for one episode. */
+struct span {
+	long long pid;
+	int kind_ix, ep;
+	long long lo_ts, lo_seq, hi_ts, hi_seq;
+};
+
+struct lost {
+	long long cpu, ts;		/* NONE when the source does not say */
+};
+
+struct avail {
+	int lru, slab, writes, throttle;	/* 0: the run does not carry the event */
+};
+
+static long long col_ll(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NONE : sqlite3_column_int64(st, i);
+}
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+
+	return strdup(s ? s : "");
+}
+
+/*
+ * Whether the run carries @event (stored in @tbl): 2 rows exist, 1 the source
+ * lists its format (enabled, none fired), 0 the source lists formats but not
+ * this one (not traced), -1 the source has no formats (text): unknown.
+ */
+static int event_state(struct report_ctx *ctx, const char *tbl, const char *event)
+{
+	char q[256];
+	long long v;
+
+	snprintf(q, sizeof(q), "SELECT 1 FROM \"%s\" LIMIT 1", tbl);
+	if (report_int(ctx, q, &v) == 0)
+		return 2;
+	snprintf(q, sizeof(q), "SELECT 1 FROM event_format WHERE name = '%s'", event);
+	if (report_int(ctx, q, &v) == 0)
+		return 1;
+	if (report_int(ctx, "SELECT 1 FROM event_format LIMIT 1", &v) == 0)
+		return 0;
+	return -1;
+}
+
+/*
+ * Which columns the run can give (@a), and, when @t is given, the notes that
+ * say why one is NULL or why its zeros may mean "not traced".
+ */
+static void check_avail(struct report_ctx *ctx, struct table *t, struct avail *a)
+{
+	static const struct {
+		const char *tbl, *event, *event2, *what;
+	} ev[] = {
+		{ "mm_vmscan_lru_shrink_inactive", "mm_vmscan_lru_shrink_inactive", NULL,
+		  "scanned, reclaimed, efficiency, anon/file scanned" },
+		{ "mm_shrink_slab_start", "mm_shrink_slab_start", NULL, "slab planned, scanned, freed" },
+		{ "mm_vmscan_write_folio", "mm_vmscan_write_folio", "mm_vmscan_writepage",
+		  "writes" },
+		{ "mm_vmscan_throttled", "mm_vmscan_throttled", NULL, "throttled" },
+		{ "writeback_congest_wait", "writeback_congestion_wait",
+		  "writeback_wait_iff_congested", "throttled" },
+	};
+	int st[5], i;
+
+	for (i = 0; i < 5; i++) {
+		st[i] = event_state(ctx, ev[i].tbl, ev[i].event);
+		if (ev[i].event2) {
+			int s2 = event_state(ctx, ev[i].tbl, ev[i].event2);
+
+			if (s2 > st[i])
+				st[i] = s2;
+		}
+	}
+	a->lru = st[0] != 0;
+	a->slab = st[1] != 0;
+	a->writes = st[2] != 0;
+	a->throttle = st[3] != 0 || st[4] != 0;
+	if (!t)
+		return;
+	for (i = 0; i < 3; i++)
+		if (!st[i])
+			table_note(t, "%s: unavailable (NULL): the trace has no %s%s%s format, so the "
+				   "event was not traced", ev[i].what, ev[i].event,
+				   ev[i].event2 ? " or " : "", ev[i].event2 ? ev[i].event2 : "");
+		else if (st[i] < 0)
+			table_note(t, "%s: the run has no %s events; a text trace does not say whether "
+				   "the event was enabled, so 0 may mean 'not traced'", ev[i].what,
+				   ev[i].event);
+	if (!a->throttle)
+		table_note(t, "throttled: unavailable (NULL): the trace has no format for "
+			   "mm_vmscan_throttled (5.16+) nor for writeback_congestion_wait / "
+			   "writeback_wait_iff_congested (up to 5.15), so they were not traced");
+	else if (st[3] < 0 && st[4] < 0)
+		table_note(t, "throttled: the run has no mm_vmscan_throttled or congestion-wait "
+			   "events; a text trace does not say whether they were enabled, so 0 may "
+			   "mean 'not traced'");
+}
+
+static int load_lost(struct report_ctx *ctx, struct lost **out, int *n)
+{
+	sqlite3_stmt *st = report_prepare(ctx, "SELECT cpu, ts FROM lost_events"
+					  " WHERE count IS NULL OR count > 0");
+	struct lost *l = NULL;
+	int rc, alloc = 0;
+
+	*n = 0;
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == alloc) {
+			struct lost *nl = realloc(l, (alloc = alloc ? alloc * 2 : 16) * sizeof(*l));
+
+			if (!nl) {
+				free(l);
+				sqlite3_finalize(st);
+				return vms_error("out of memory");
+			}
+			l = nl;
+		}
+		l[*n].cpu = col_ll(st, 0);
+		l[*n].ts = col_ll(st, 1);
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	*out = l;
+	if (rc != SQLITE_DONE) {
+		free(l);
+		return vms_error("%s", sqlite3_errmsg(ctx->sql));
+	}
+	return 0;
+}
+
+/*
+ * The 'lost' flag, words in this order: 'inside' when a loss was noticed at a
+ * timestamp inside the episode's bounds (lo..hi, whatever its CPU); 'cpuN'
+ * when a loss without a timestamp (cpustats, a text LOST line) is on CPU N
+ * that the episode's begin or end event ran on; 'anywhere' when a loss has
+ * neither CPU nor timestamp.
+ */
+static void flag_lost(struct episode *e, const struct lost *l, int nl)
+{
+	int i, inside = 0, anywhere = 0, hit_b = 0, hit_e = 0;
+	long long c1 = e->b_cpu, c2 = e->e_cpu;
+	size_t n = 0;
+
+	for (i = 0; i < nl; i++) {
+		if (l[i].ts != NONE)
+			inside |= l[i].ts >= e->lo_ts && l[i].ts <= e->hi_ts;
+		else if (l[i].cpu == NONE)
+			anywhere = 1;
+		else {
+			hit_b |= l[i].cpu == e->b_cpu;
+			hit_e |= l[i].cpu == e->e_cpu;
+		}
+	}
+	if (!hit_b || (hit_e && c2 < c1)) {	/* list the CPUs ascending, once */
+		long long c = c1;
+		int h = hit_b;
+
+		c1 = c2;
+		hit_b = hit_e;
+		c2 = c;
+		hit_e = h;
+	}
+	if (hit_e && c2 == c1)
+		hit_e = 0;
+	e->lost[0] = '\0';
+	if (inside)
+		n += snprintf(e->lost + n, sizeof(e->lost) - n, "inside");
+	if (hit_b)
+		n += snprintf(e->lost + n, sizeof(e->lost) - n, "%scpu%lld", n ? " " : "", c1);
+	if (hit_e)
+		n += snprintf(e->lost + n, sizeof(e->lost) - n, "%scpu%lld", n ? " " : "", c2);
+	if (anywhere)
+		snprintf(e->lost + n, sizeof(e->lost) - n, "%sanywhere", n ? " " : "");
+}
+
+static void free_episodes(struct episode *ep, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		free(ep[i].kind);
+		free(ep[i].comm);
+		free(ep[i].nids);
+	}
+	free(ep);
+}
+
+static int kind_index(const char *kind)
+{
+	int i;
+
+	for (i = 0; i < NKINDS; i++)
+		if (!strcmp(kinds[i], kind))
+			return i;
+	return NKINDS - 1;
+}
+
+/* (ts, seq) order */
+static int before(long long ts1, long long seq1, long long ts2, long long seq2)
+{
+	return ts1 < ts2 || (ts1 == ts2 && seq1 < seq2);
+}
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->kind_ix != y->kind_ix)
+		return x->kind_ix < y->kind_ix ? -1 : 1;
+	if (before(x->lo_ts, x->lo_seq, y->lo_ts, y->lo_seq))
+		return -1;
+	return before(y->lo_ts, y->lo_seq, x->lo_ts, x->lo_seq);
+}
+
+struct spans {
+	struct span *s;
+	int n, alloc;
+};
+
+static int add_span(struct spans *sp, const struct episode *e, int ep, long long pid)
+{
+	if (sp->n == sp->alloc) {
+		struct span *ns = realloc(sp->s, (sp->alloc = sp->alloc ? sp->alloc * 2 : 64) *
+					  sizeof(*ns));
+
+		if (!ns)
+			return vms_error("out of memory");
+		sp->s = ns;
+	}
+	sp->s[sp->n++] = (struct span){ pid, e->kind_ix, ep, e->lo_ts, e->lo_seq, e->hi_ts,
+					e->hi_seq };
+	return 0;
+}
+
+/*
+ * The episodes whose span of kind @k holds the event (@pid, @ts, @seq): the
+ * last span of (pid, k) starting before the event, if the event is before its end.
+ * Return: episode index, or -1.
+ */
+static int find_span(const struct spans *sp, int k, long long pid, long long ts, long long seq)
+{
+	int lo = 0, hi = sp->n;	/* first span not before the event's key */
+	const struct span *s;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		const struct span *m = &sp->s[mid];
+		int lt = m->pid != pid ? m->pid < pid :
+			 m->kind_ix != k ? m->kind_ix < k : before(m->lo_ts, m->lo_seq, ts, seq);
+
+		if (lt)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return -1;
+	s = &sp->s[lo - 1];
+	if (s->pid != pid || s->kind_ix != k || !before(ts, seq, s->hi_ts, s->hi_seq))
+		return -1;
+	return s->ep;
+}
+
+static int add_nid_pages(struct episode *e, long long nid, long long scanned)
+{
+	struct nid_pages *n;
+	int i;
+
+	for (i = 0; i < e->nnids; i++)
+		if (e->nids[i].nid == nid) {
+			e->nids[i].scanned += scanned;
+			return 0;
+		}
+	n = realloc(e->nids, (e->nnids + 1) * sizeof(*n));
+	if (!n)
+		return vms_error("out of memory");
+	e->nids = n;
+	n[e->nnids++] = (struct nid_pages){ nid, scanned };
+	return 0;
+}
+
+static void min_prio(struct episode *e, sqlite3_stmt *st, int col)
+{
+	long long p = col_ll(st, col);
+
+	if (sqlite3_column_type(st, col) != SQLITE_NULL && (e->min_prio == NONE || p < e->min_prio))
+		e->min_prio = p;
+}
+
+/* The previous row of the SRC_SLAB stream, to pair a shrinker's end with its start. */
+struct slab_prev {
+	int valid, is_start;
+	long long pid, total_scan;
+	char *shr;		/* NULL: the event had none */
+};
+
+/*
+ * Remember a SRC_SLAB row. Return: @p when the row is the end of the call
+ * whose start was the previous row (same task and shrinker), else NULL.
+ */
+static const struct slab_prev *slab_pair(struct slab_prev *p, struct slab_prev *start,
+					 sqlite3_stmt *st)
+{
+	const char *shr = (const char *)sqlite3_column_text(st, 6);
+	long long pid = sqlite3_column_int64(st, 0);
+	int is_start = sqlite3_column_int(st, 7);
+	int pairs = !is_start && p->valid && p->is_start && p->pid == pid &&
+		    (p->shr && shr ? !strcmp(p->shr, shr) : !p->shr && !shr);
+
+	if (pairs) {
+		*start = *p;
+		start->shr = NULL;
+	}
+	free(p->shr);
+	p->shr = shr ? strdup(shr) : NULL;
+	p->valid = !shr || p->shr;	/* out of memory: pair nothing with it */
+	p->is_start = is_start;
+	p->pid = pid;
+	p->total_scan = sqlite3_column_int64(st, 3);
+	return pairs ? start : NULL;
+}
+
+/* Add one event row of @src to episode @e (@paired: the start of a slab end). */
+static int accumulate(struct episode *e, enum source src, sqlite3_stmt *st,
+		      const struct slab_prev *paired)
+{
+	long long v;
+
+	switch (src) {
+	case SRC_INACTIVE:
+		v = sqlite3_column_int64(st, 4);
+		e->scanned += v;
+		e->reclaimed += sqlite3_column_int64(st, 5);
+		if (sqlite3_column_int64(st, 6) & 1)
+			e->anon += v;
+		if (sqlite3_column_int64(st, 6) & 2)
+			e->file += v;
+		min_prio(e, st, 7);
+		if (sqlite3_column_type(st, 3) != SQLITE_NULL)
+			return add_nid_pages(e, sqlite3_column_int64(st, 3), v);
+		break;
+	case SRC_ACTIVE:
+		min_prio(e, st, 3);
+		break;
+	case SRC_SLAB:
+		if (sqlite3_column_int(st, 7)) {
+			e->slab_planned += sqlite3_column_int64(st, 3);
+			min_prio(e, st, 5);
+		} else {
+			e->slab_freed += sqlite3_column_int64(st, 4);
+			if (paired)	/* planned (start) - left unscanned (end) */
+				e->slab_scanned += paired->total_scan - sqlite3_column_int64(st, 3);
+		}
+		break;
+	case SRC_WRITE:
+		e->writes++;
+		break;
+	case SRC_THROTTLE:
+		e->throttle_us += sqlite3_column_int64(st, 3);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* Read every event source once and add each event to the episodes holding it. */
+static int fill_episodes(struct report_ctx *ctx, struct episode *ep, int n)
+{
+	struct slab_prev prev = { 0 }, start = { 0 };
+	struct spans sp = { 0 };
+	sqlite3_stmt *st;
+	long long lo = 0, hi = 0;
+	int i, k, rc = 0;
+
+	st = report_prepare(ctx, kswapd_pids_sql);
+	if (!st)
+		return -1;
+	for (i = 0; i < n && !rc; i++)
+		if (strcmp(ep[i].kind, "kswapd"))
+			rc = add_span(&sp, &ep[i], i, ep[i].pid);
+	/* kswapd: the events of every kswapd pid of the episode's node */
+	while (!rc && sqlite3_step(st) == SQLITE_ROW)
+		for (i = 0; i < n && !rc; i++)
+			if (!strcmp(ep[i].kind, "kswapd") && ep[i].nid == col_ll(st, 0))
+				rc = add_span(&sp, &ep[i], i, sqlite3_column_int64(st, 1));
+	sqlite3_finalize(st);
+	if (rc) {
+		free(sp.s);
+		return -1;
+	}
+	qsort(sp.s, sp.n, sizeof(*sp.s), cmp_span);
+	for (i = 0; i < sp.n; i++) {
+		if (!i || sp.s[i].lo_ts < lo)
+			lo = sp.s[i].lo_ts;
+		if (!i || sp.s[i].hi_ts > hi)
+			hi = sp.s[i].hi_ts;
+	}
+	for (k = 0; k < NSRC && sp.n && !rc; k++) {
+		st = report_prepare(ctx, source_sql[k]);
+		if (!st) {
+			rc = -1;
+			break;
+		}
+		sqlite3_bind_int64(st, 3, lo);
+		sqlite3_bind_int64(st, 4, hi);
+		while (!rc && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+			long long pid = sqlite3_column_int64(st, 0), ts = sqlite3_column_int64(st, 1);
+			long long seq = sqlite3_column_int64(st, 2);
+			const struct slab_prev *paired = NULL;
+			int kind;
+
+			rc = 0;
+			if (k == SRC_SLAB)
+				paired = slab_pair(&prev, &start, st);
+			for (kind = 0; kind < NKINDS && !rc; kind++) {
+				int e = find_span(&sp, kind, pid, ts, seq);
+
+				if (e >= 0)
+					rc = accumulate(&ep[e], (enum source)k, st, paired);
+			}
+		}
+		if (rc == SQLITE_DONE)
+			rc = 0;
+		else if (rc > 0)
+			rc = vms_error("%s", sqlite3_errmsg(ctx->sql));
+		sqlite3_finalize(st);
+	}
+	free(prev.shr);
+	free(sp.s);
+	return rc;
+}
+
+/* The node of a direct/memcg episode: where it scanned the most (ties: lowest nid). */
+static void pick_nid(struct episode *e)
+{
+	int i, best = -1;
+
+	if (e->nid != NONE)
+		return;
+	for (i = 0; i < e->nnids; i++)
+		if (best < 0 || e->nids[i].scanned > e->nids[best].scanned ||
+		    (e->nids[i].scanned == e->nids[best].scanned && e->nids[i].nid < e->nids[best].nid))
+			best = i;
+	if (best >= 0)
+		e->nid = e->nids[best].nid;
+}
+
+static int load_episodes(struct report_ctx *ctx, struct episode **out, int *n)
+{
+	sqlite3_stmt *st = report_prepare(ctx, episodes_sql);
+	struct episode *ep = NULL;
+	struct lost *lost = NULL;
+	int rc, i, alloc = 0, nlost = 0;
+
+	*n = 0;
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct episode *e;
+
+		if (*n == alloc) {
+			struct episode *ne = realloc(ep, (alloc = alloc ? alloc * 2 : 64) * sizeof(*ep));
+
+			if (!ne) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			ep = ne;
+		}
+		e = &ep[(*n)++];
+		memset(e, 0, sizeof(*e));
+		e->kind = col_dup(st, 0);
+		e->pid = sqlite3_column_int64(st, 1);
+		e->comm = col_dup(st, 2);
+		if (!e->kind || !e->comm) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		e->kind_ix = kind_index(e->kind);
+		e->nid = col_ll(st, 3);
+		e->b_cpu = col_ll(st, 4);
+		e->e_cpu = col_ll(st, 5);
+		e->has_b = sqlite3_column_type(st, 6) != SQLITE_NULL;
+		e->has_e = sqlite3_column_type(st, 7) != SQLITE_NULL;
+		e->b_ts = sqlite3_column_int64(st, 6);
+		e->e_ts = sqlite3_column_int64(st, 7);
+		e->lo_ts = sqlite3_column_int64(st, 8);
+		e->lo_seq = sqlite3_column_int64(st, 9);
+		e->hi_ts = sqlite3_column_int64(st, 10);
+		e->hi_seq = sqlite3_column_int64(st, 11);
+		e->dur = col_ll(st, 12);
+		e->end_rec = col_ll(st, 13);
+		e->wakes = col_ll(st, 14);
+		e->min_prio = NONE;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free_episodes(ep, *n);
+		*n = 0;
+		return rc == SQLITE_NOMEM ? vms_error("out of memory")
+					  : vms_error("%s", sqlite3_errmsg(ctx->sql));
+	}
+	if (fill_episodes(ctx, ep, *n) || load_lost(ctx, &lost, &nlost)) {
+		free_episodes(ep, *n);
+		*n = 0;
+		return -1;
+	}
+	for (i = 0; i < *n; i++) {
+		pick_nid(&ep[i]);
+		flag_lost(&ep[i], lost, nlost);
+	}
+	free(lost);
+	*out = ep;
+	return 0;
+}
+
+static const char *cut_of(const struct episode *e)
+{
+	if (!e->has_b && !e->has_e)
+		return "start end";
+	return !e->has_b ? "start" : !e->has_e ? "end" : "";
+}
+
+static int episodes_table(struct report_ctx *ctx, struct out *o, struct episode *ep, int n,
+			  const struct avail *a)
+{
+	struct table *t = table_new("episodes", "episodes", "Reclaim episodes");
+	struct avail dummy;
+	int i, cut_start = 0, cut_end = 0, lost = 0, multi = 0;
+
 	if (!t)
 		return vms_error("out of memory");
-	table_column(t, "status", NULL, 0);
-	table_row(t);
-	table_text(t, "not built yet");
-	table_note(t, "the 'episodes' section is not built yet in this version of vmscope");
+	table_column(t, "kind", NULL, 0);
+	table_column(t, "pid", NULL, 0);
+	table_column(t, "comm", NULL, 0);
+	table_column(t, "nid", NULL, 0);
+	table_column(t, "cpu", NULL, 0);
+	table_column(t, "start", "s", 6);
+	table_column(t, "end", "s", 6);
+	table_column(t, "duration", "ms", 3);
+	table_column(t, "scanned", "pages", 0);
+	table_column(t, "reclaimed", "pages", 0);
+	table_column(t, "efficiency", "%", 1);
+	table_column(t, "anon scanned", "pages", 0);
+	table_column(t, "file scanned", "pages", 0);
+	table_column(t, "min prio", NULL, 0);
+	table_column(t, "slab planned", "objects", 0);
+	table_column(t, "slab scanned", "objects", 0);
+	table_column(t, "slab freed", "objects", 0);
+	table_column(t, "writes", "folios", 0);
+	table_column(t, "throttled", "ms", 3);
+	table_column(t, "end reclaimed", "pages", 0);
+	table_column(t, "re-wakes", NULL, 0);
+	table_column(t, "cut", NULL, 0);
+	table_column(t, "lost", NULL, 0);
+	for (i = 0; i < n; i++) {
+		struct episode *e = &ep[i];
+
+		table_row(t);
+		table_text(t, e->kind);
+		table_int(t, e->pid);
+		table_text(t, e->comm);
+		if (e->nid == NONE)
+			table_null(t);
+		else
+			table_int(t, e->nid);
+		if (e->b_cpu != NONE)
+			table_int(t, e->b_cpu);
+		else if (e->e_cpu != NONE)
+			table_int(t, e->e_cpu);
+		else
+			table_null(t);
+		if (e->has_b)
+			table_real(t, report_rel_s(ctx, e->b_ts));
+		else
+			table_null(t);
+		if (e->has_e)
+			table_real(t, report_rel_s(ctx, e->e_ts));
+		else
+			table_null(t);
+		if (e->dur != NONE)
+			table_real(t, e->dur / 1e6);
+		else
+			table_null(t);
+		if (a->lru) {
+			table_int(t, e->scanned);
+			table_int(t, e->reclaimed);
+			if (e->scanned)
+				table_real(t, 100.0 * e->reclaimed / e->scanned);
+			else
+				table_null(t);
+			table_int(t, e->anon);
+			table_int(t, e->file);
+		} else {
+			table_null(t);
+			table_null(t);
+			table_null(t);
+			table_null(t);
+			table_null(t);
+		}
+		if (e->min_prio != NONE)
+			table_int(t, e->min_prio);
+		else
+			table_null(t);
+		if (a->slab) {
+			table_int(t, e->slab_planned);
+			table_int(t, e->slab_scanned);
+			table_int(t, e->slab_freed);
+		} else {
+			table_null(t);
+			table_null(t);
+			table_null(t);
+		}
+		if (a->writes)
+			table_int(t, e->writes);
+		else
+			table_null(t);
+		if (a->throttle)
+			table_real(t, e->throttle_us / 1e3);
+		else
+			table_null(t);
+		if (e->end_rec != NONE)
+			table_int(t, e->end_rec);
+		else
+			table_null(t);
+		if (e->wakes != NONE && e->wakes > 0)
+			table_int(t, e->wakes - 1);
+		else
+			table_null(t);
+		table_text(t, cut_of(e));
+		table_text(t, e->lost);
+		cut_start += !e->has_b;
+		cut_end += !e->has_e;
+		lost += e->lost[0] != 0;
+		multi += e->nnids > 1 && strcmp(e->kind, "kswapd") && strcmp(e->kind, "node");
+	}
+	if (!n) {
+		long long v;
+
+		if (report_int(ctx, "SELECT 1 FROM reclaim_interval UNION ALL"
+			       " SELECT 1 FROM kswapd_interval LIMIT 1", &v) == 0)
+			table_note(t, "no reclaim episode overlaps the window %.6f .. %.6f s (the run has "
+				   "episodes outside it)", report_rel_s(ctx, ctx->from),
+				   report_rel_s(ctx, ctx->to));
+		else
+			table_note(t, "the run has no reclaim episodes: no direct/memcg/node reclaim "
+				   "begin or end events and no kswapd wake or sleep events");
+	} else {
+		table_note(t, "%d episodes overlap the window %.6f .. %.6f s; each is reported whole, "
+			   "with all the events inside it", n, report_rel_s(ctx, ctx->from),
+			   report_rel_s(ctx, ctx->to));
+	}
+	table_note(t, "start/end: seconds from the start of the run; duration = end - begin; "
+		   "kswapd rows are awake periods (first kswapd_wake after a sleep .. kswapd_sleep), "
+		   "re-wakes = kswapd_wake events in the period - 1");
+	table_note(t, "scanned .. throttled: the events of the episode's task (kswapd: the "
+		   "node's kswapd pids) between its begin and end; end reclaimed: the end event's "
+		   "own nr_reclaimed (it includes slab pages)");
+	if (cut_start || cut_end)
+		table_note(t, "cut: %d episodes began before the trace ('start': no begin event; "
+			   "start and duration NULL), %d were still running at its end ('end': no "
+			   "end event; end and duration NULL)", cut_start, cut_end);
+	if (lost)
+		table_note(t, "lost: %d episodes may miss events ('inside': a loss noticed inside "
+			   "the episode; 'cpuN': an untimed loss on CPU N its begin or end ran on; "
+			   "'anywhere': a loss with neither CPU nor time)", lost);
+	if (multi)
+		table_note(t, "%d direct/memcg episodes scanned more than one node: nid is the node "
+			   "with the most pages scanned", multi);
+	check_avail(ctx, t, &dummy);
 	out_table(o, t);
 	table_free(t);
 	return 0;
+}
+
+/* --- aggregates ------------------------------------------------------- */
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest rank: the value of rank ceil(p * n / 100) of @v sorted ascending. */
+static long long pct(const long long *v, int n, int p)
+{
+	long long rank = ((long long)p * n + 99) / 100;
+
+	return v[rank < 1 ? 0 : rank - 1];
+}
+
+struct group {
+	const struct episode *first;
+	int episodes, complete, cut;
+	long long total_ns, scanned, reclaimed;
+	long long *dur;			/* complete episodes' durations, sorted */
+};
+
+static int cmp_task(const void *a, const void *b)
+{
+	const struct episode *x = *(const struct episode *const *)a;
+	const struct episode *y = *(const struct episode *const *)b;
+	int c = strcmp(x->kind, y->kind);
+
+	if (c)
+		return c;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return strcmp(x->comm, y->comm);
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+	const struct episode *x = *(const struct episode *const *)a;
+	const struct episode *y = *(const struct episode *const *)b;
+	int c = strcmp(x->kind, y->kind);
+
+	if (c)
+		return c;
+	return x->nid < y->nid ? -1 : x->nid > y->nid;	/* NONE (-1) first */
+}
+
+static int cmp_group_total(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+	int c = strcmp(x->first->kind, y->first->kind);
+
+	if (c)
+		return c;
+	if (x->total_ns != y->total_ns)
+		return x->total_ns > y->total_ns ? -1 : 1;
+	return x->first->pid < y->first->pid ? -1 : x->first->pid > y->first->pid;
+}
+
+/*
+ * Group @ep by @cmp (sorted by it first) into *@out.
+ * Return: number of groups, or -1 when out of memory.
+ */
+static int make_groups(struct episode *ep, int n, int (*cmp)(const void *, const void *),
+		       struct group **out)
+{
+	const struct episode **p = malloc((n ? n : 1) * sizeof(*p));
+	struct group *g = calloc(n ? n : 1, sizeof(*g));
+	int i, ng = 0;
+
+	if (!p || !g) {
+		free(p);
+		free(g);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		p[i] = &ep[i];
+	qsort(p, n, sizeof(*p), cmp);
+	for (i = 0; i < n; i++) {
+		const struct episode *e = p[i];
+		struct group *cur;
+
+		if (!ng || cmp(&g[ng - 1].first, &p[i])) {
+			cur = &g[ng++];
+			cur->first = e;
+			cur->dur = malloc(n * sizeof(long long));
+			if (!cur->dur)
+				goto oom;
+		}
+		cur = &g[ng - 1];
+		cur->episodes++;
+		if (e->dur != NONE) {
+			cur->dur[cur->complete++] = e->dur;
+			cur->total_ns += e->dur;
+		} else {
+			cur->cut++;
+		}
+		cur->scanned += e->scanned;
+		cur->reclaimed += e->reclaimed;
+	}
+	for (i = 0; i < ng; i++)
+		qsort(g[i].dur, g[i].complete, sizeof(long long), cmp_ll);
+	free(p);
+	*out = g;
+	return ng;
+oom:
+	for (i = 0; i < ng; i++)
+		free(g[i].dur);
+	free(g);
+	free(p);
+	return -1;
+}
+
+static void free_groups(struct group *g, int ng)
+{
+	int i;
+
+	for (i = 0; i < ng; i++)
+		free(g[i].dur);
+	free(g);
+}
+
+static void group_cells(struct table *t, const struct group *g, const struct avail *a)
+{
+	static const int ps[] = { 50, 90, 99 };
+	int k;
+
+	table_int(t, g->episodes);
+	table_int(t, g->complete);
+	table_int(t, g->cut);
+	table_real(t, g->total_ns / 1e6);
+	for (k = 0; k < 3; k++)
+		if (g->complete)
+			table_real(t, pct(g->dur, g->complete, ps[k]) / 1e6);
+		else
+			table_null(t);
+	if (g->complete)
+		table_real(t, g->dur[g->complete - 1] / 1e6);
+	else
+		table_null(t);
+	if (a->lru) {
+		table_int(t, g->scanned);
+		table_int(t, g->reclaimed);
+	} else {
+		table_null(t);
+		table_null(t);
+	}
+}
+
+static void group_columns(struct table *t)
+{
+	table_column(t, "episodes", NULL, 0);
+	table_column(t, "complete", NULL, 0);
+	table_column(t, "cut", NULL, 0);
+	table_column(t, "total", "ms", 3);
+	table_column(t, "p50", "ms", 3);
+	table_column(t, "p90", "ms", 3);
+	table_column(t, "p99", "ms", 3);
+	table_column(t, "max", "ms", 3);
+	table_column(t, "scanned", "pages", 0);
+	table_column(t, "reclaimed", "pages", 0);
+}
+
+static void group_notes(struct table *t)
+{
+	table_note(t, "p50/p90/p99: nearest-rank percentiles of the durations of the complete "
+		   "episodes (the value of rank ceil(p*n/100) among the n durations sorted "
+		   "ascending); total and max over complete episodes too; cut episodes are counted "
+		   "in 'episodes' and 'cut' only, but their pages are in the page sums");
+}
+
+static int per_task_table(struct out *o, struct episode *ep, int n, const struct avail *a)
+{
+	struct table *t = table_new("episodes", "per-task", "Reclaim episodes per kind and task");
+	struct group *g;
+	int ng, i;
+
+	if (!t)
+		return vms_error("out of memory");
+	ng = make_groups(ep, n, cmp_task, &g);
+	if (ng < 0) {
+		table_free(t);
+		return vms_error("out of memory");
+	}
+	qsort(g, ng, sizeof(*g), cmp_group_total);
+	table_column(t, "kind", NULL, 0);
+	table_column(t, "pid", NULL, 0);
+	table_column(t, "comm", NULL, 0);
+	group_columns(t);
+	for (i = 0; i < ng; i++) {
+		table_row(t);
+		table_text(t, g[i].first->kind);
+		table_int(t, g[i].first->pid);
+		table_text(t, g[i].first->comm);
+		group_cells(t, &g[i], a);
+	}
+	group_notes(t);
+	table_note(t, "rows sorted by kind, then total duration (largest first); a kswapd row is "
+		   "the node's kswapd thread");
+	out_table(o, t);
+	table_free(t);
+	free_groups(g, ng);
+	return 0;
+}
+
+static int per_node_table(struct out *o, struct episode *ep, int n, const struct avail *a)
+{
+	struct table *t = table_new("episodes", "per-node", "Reclaim episodes per kind and node");
+	struct group *g;
+	int ng, i;
+
+	if (!t)
+		return vms_error("out of memory");
+	ng = make_groups(ep, n, cmp_node, &g);
+	if (ng < 0) {
+		table_free(t);
+		return vms_error("out of memory");
+	}
+	table_column(t, "kind", NULL, 0);
+	table_column(t, "nid", NULL, 0);
+	group_columns(t);
+	for (i = 0; i < ng; i++) {
+		table_row(t);
+		table_text(t, g[i].first->kind);
+		if (g[i].first->nid == NONE)
+			table_null(t);
+		else
+			table_int(t, g[i].first->nid);
+		group_cells(t, &g[i], a);
+	}
+	group_notes(t);
+	table_note(t, "nid: kswapd and node reclaim name their node; a direct or memcg episode "
+		   "takes the node of the mm_vmscan_lru_shrink_inactive events inside it (the one "
+		   "with the most pages scanned), NULL when it has none");
+	out_table(o, t);
+	table_free(t);
+	free_groups(g, ng);
+	return 0;
+}
+
+int report_episodes(struct report_ctx *ctx, struct out *o)
+{
+	struct episode *ep = NULL;
+	struct avail a;
+	int n, rc;
+
+	if (load_episodes(ctx, &ep, &n))
+		return -1;
+	check_avail(ctx, NULL, &a);
+	rc = episodes_table(ctx, o, ep, n, &a);
+	if (!rc)
+		rc = per_task_table(o, ep, n, &a);
+	if (!rc)
+		rc = per_node_table(o, ep, n, &a);
+	free_episodes(ep, n);
+	return rc;
 }
