@@ -59,7 +59,7 @@ void vms_db_close(struct vms_db *db)
 		return;
 	if (db->writing)
 		sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL);
-	sqlite3_close(db->sql);
+	sqlite3_close_v2(db->sql);	/* closes once the last statement is finalized */
 	free(db->path);
 	free(db);
 }

@@ -215,13 +215,6 @@ int cmd_import(int argc, const char **argv)
 	    vms_db_finish(db, detail))
 		goto fail_db;
 
-	vms_db_close(db);
-	db = NULL;
-	if (rename(partial, output)) {
-		rc = error("cannot rename '%s' to '%s': %s", partial, output, strerror(errno));
-		unlink(partial);
-		goto out;
-	}
 	if (!quiet) {
 		note("imported %llu events from %s into %s in %.1f s", (unsigned long long)
 		     vms_sink_events(sink), file, output, vms_now() - t0);
@@ -232,6 +225,15 @@ int cmd_import(int argc, const char **argv)
 		if (vms_sink_errors(sink))
 			note("unreadable lines or records: %llu (table import_error)",
 			     (unsigned long long)vms_sink_errors(sink));
+	}
+	vms_sink_free(sink);
+	sink = NULL;
+	vms_db_close(db);
+	db = NULL;
+	if (rename(partial, output)) {
+		rc = error("cannot rename '%s' to '%s': %s", partial, output, strerror(errno));
+		unlink(partial);
+		goto out;
 	}
 	if (detail)
 		error("%s; the run in '%s' is marked incomplete", detail, output);
