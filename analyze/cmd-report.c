@@ -22,6 +22,7 @@ static const char report_usage[] =
 	"  --format F      text (default), csv or json\n"
 	"  --from S        start of the window, seconds from the first event\n"
 	"  --to S          end of the window, seconds from the first event\n"
+	"  --table NAME    print only the tables called NAME (e.g. per-task)\n"
 	"  --list          list the sections and exit\n"
 	"  -h, --help      this help\n"
 	"\n"
@@ -71,6 +72,9 @@ static int init_ctx(struct report_ctx *ctx, double from_s, double to_s, int has_
 				       " LIMIT 1", &v) == 0;
 	ctx->from = has_from ? ctx->run_start + (long long)(from_s * 1e9) : ctx->run_start;
 	ctx->to = has_to ? ctx->run_start + (long long)(to_s * 1e9) : ctx->run_end;
+	if (has_from && ctx->from > ctx->run_end)
+		return vms_error("--from %.3f is after the end of the run (%.3f s long)", from_s,
+				 report_rel_s(ctx, ctx->run_end));
 	if (ctx->to < ctx->from)
 		return vms_error("--to %.3f is before --from %.3f", to_s, from_s);
 	return 0;
@@ -103,7 +107,7 @@ int cmd_report(int argc, const char **argv)
 	enum out_format fmt = OUT_TEXT;
 	struct report_ctx ctx = { 0 };
 	double from_s = 0, to_s = 0;
-	const char *path = NULL;
+	const char *path = NULL, *only = NULL;
 	struct out *o;
 
 	if (!chosen)
@@ -131,6 +135,8 @@ int cmd_report(int argc, const char **argv)
 				fmt = OUT_JSON;
 			else
 				goto usage_format;
+		} else if (!strcmp(a, "--table") && i + 1 < argc) {
+			only = argv[++i];
 		} else if (!strcmp(a, "--from") && i + 1 < argc) {
 			if (parse_seconds(argv[++i], &from_s))
 				goto usage_time;
@@ -171,6 +177,8 @@ int cmd_report(int argc, const char **argv)
 		rc = error("out of memory");
 		goto out;
 	}
+	if (only)
+		out_only(o, only);
 	add_meta(&ctx, o, path);
 	for (i = 0; i < nchosen; i++)
 		if (chosen[i]->fn(&ctx, o)) {

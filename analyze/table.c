@@ -45,8 +45,7 @@ struct out {
 	enum out_format fmt;
 	int tables;
 	int metas;
-	const char *last_section;
-	char *last_section_copy;
+	const char *only;	/* print only the tables of this name */
 };
 
 struct table *table_new(const char *section, const char *name, const char *title)
@@ -221,7 +220,13 @@ static void emit_text(struct out *o, const struct table *t)
 				w[i] = (int)strlen(s);
 			free(s);
 		}
-	fprintf(o->f, "%s%s\n", o->tables ? "\n" : "", t->title);
+	{
+		char *title = strdup(t->title);
+
+		sanitize(title);	/* titles may carry run names or kernel releases */
+		fprintf(o->f, "%s%s\n", o->tables ? "\n" : "", title ? title : "");
+		free(title);
+	}
 	for (i = 0; i < t->ncols; i++) {
 		/* a header sits over its column: left for text columns, right for numbers */
 		int text_col = i == 0;
@@ -407,8 +412,15 @@ void out_meta(struct out *o, const char *key, const char *value)
 	o->metas++;
 }
 
+void out_only(struct out *o, const char *table)
+{
+	o->only = table;
+}
+
 void out_table(struct out *o, const struct table *t)
 {
+	if (o->only && strcmp(o->only, t->name))
+		return;
 	if (o->fmt == OUT_TEXT)
 		emit_text(o, t);
 	else if (o->fmt == OUT_CSV)

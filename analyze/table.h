@@ -40,6 +40,8 @@ struct out *out_open(FILE *f, enum out_format fmt);
 /* JSON: the run description that heads the document (key/value text pairs). */
 void out_meta(struct out *o, const char *key, const char *value);
 void out_table(struct out *o, const struct table *t);
+/* Print only the tables called @table (for CSV: one table per file). */
+void out_only(struct out *o, const char *table);
 /* Finish the document (JSON closing brackets). Return: 0, or -1 on a write error. */
 int out_close(struct out *o);
 
