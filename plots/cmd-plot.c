@@ -1,14 +1,593 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd-plot.c - `vmscope plot`: gnuplot figures of a run. Not built yet: it
- * says so.
+ * cmd-plot.c - `vmscope plot`: a gnuplot figure (PNG, SVG or 80-column text)
+ * of one run, or of two runs overlaid. Parses the options, opens the
+ * database(s), has plot-data.c write the figure's .dat files into a private
+ * working directory next to a copy of the script plots/KIND.gp, runs gnuplot
+ * there (fork/exec, no shell) and moves the figure to the -o file.
+ *
+ * How it stays safe with untrusted traces (see also plot.h): gnuplot gets
+ * one `-e` string of assignments built here from numbers and names vmscope
+ * chose (kind, format, KIND-a.dat, KIND.png), and runs in the working
+ * directory, so neither the user's paths nor anything from the trace is
+ * ever gnuplot code; trace text is only in the .dat files, sanitized.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "vms.h"
 #include "cli.h"
+#include "plot.h"
+
+static const char plot_usage[] =
+	"usage: vmscope plot DB KIND [-o FILE] [--compare B.db] [options]\n"
+	"\n"
+	"Draw a gnuplot figure of a vmscope database. KIND is one of:\n"
+	"  ratio      slab and file LRU sizes, slab/page-cache ratio (counters)\n"
+	"  refaults   anon/file refault and activation rates (counters)\n"
+	"  kswapd     kswapd awake per node, failures, node_unreclaimable, reclaim calls\n"
+	"  scan       pages scanned/reclaimed per second, kswapd/direct, file/anon\n"
+	"  stalls     latency distribution of reclaim calls and throttling\n"
+	"  lru        LRU list sizes; free pages against the watermarks (counters)\n"
+	"  shrinkers  objects scanned/freed per second by the top shrinkers\n"
+	"\n"
+	"  -o FILE         output; .png, .svg or .txt (80x25 text) (default KIND.png)\n"
+	"  --size WxH      image size in pixels for .png and .svg (default 900x600)\n"
+	"  --compare B.db  overlay a second run; the legend names both\n"
+	"  --from S        start of the window, seconds from the start of the run\n"
+	"  --to S          end of the window, seconds from the start of the run\n"
+	"  --keep DIR      leave the gnuplot script and its .dat files in DIR\n"
+	"  --list          list the kinds and exit\n"
+	"  -h, --help      this help\n"
+	"\n"
+	"Needs gnuplot (Debian: apt-get install gnuplot-nox). The scripts are\n"
+	"looked up in $VMSCOPE_PLOTDIR, then plots/ next to the vmscope binary, then\n"
+	"/usr/local/share/vmscope/plots. Exit status: 0 done; 1 DB unreadable, data\n"
+	"missing or gnuplot failed; 2 usage error. See docs/plot.md.\n";
+
+#define DEFAULT_WIDTH 900
+#define DEFAULT_HEIGHT 600
+#define TEXT_WIDTH 80
+#define TEXT_HEIGHT 25
+
+static const char *const format_ext[] = { "png", "svg", "txt" };
+
+static int parse_seconds(const char *s, double *out)
+{
+	char *end;
+
+	*out = strtod(s, &end);
+	return *s && !*end && *out >= 0 ? 0 : -1;
+}
+
+static int parse_size(const char *s, int *w, int *h)
+{
+	char *end;
+	long a, b;
+
+	errno = 0;
+	a = strtol(s, &end, 10);
+	if (end == s || (*end != 'x' && *end != 'X'))
+		return -1;
+	s = end + 1;
+	b = strtol(s, &end, 10);
+	if (end == s || *end || errno || a < 100 || b < 100 || a > 10000 || b > 10000)
+		return -1;
+	*w = a;
+	*h = b;
+	return 0;
+}
+
+/* The format named by the extension of @path. Return: 0, or -1 when it has none we draw. */
+static int format_of(const char *path, enum plot_format *fmt)
+{
+	const char *dot = strrchr(path, '.');
+	int i;
+
+	if (!dot || strchr(dot, '/'))
+		return -1;
+	for (i = 0; i < 3; i++)
+		if (!strcasecmp(dot + 1, format_ext[i])) {
+			*fmt = i;
+			return 0;
+		}
+	return -1;
+}
+
+/* Return: @name found in $PATH, as a path (caller frees), or NULL. */
+static char *find_in_path(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	struct stat st;
+	char *full;
+
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; ; p = end + 1) {
+		end = strchrnul(p, ':');
+		if (asprintf(&full, "%.*s/%s", end == p ? 1 : (int)(end - p), end == p ? "." : p,
+			     name) < 0)
+			return NULL;
+		if (!stat(full, &st) && S_ISREG(st.st_mode) && !access(full, X_OK))
+			return full;
+		free(full);
+		if (!*end)
+			return NULL;
+	}
+}
+
+/*
+ * The directory holding KIND.gp and common.gp: $VMSCOPE_PLOTDIR, plots/
+ * next to the executable (a source tree), ../share/vmscope/plots from it
+ * (an installed prefix), /usr/local/share/vmscope/plots. Return: the
+ * directory (caller frees), or NULL with vms_error set.
+ */
+static char *find_plotdir(const char *kind)
+{
+	char exe[PATH_MAX], *cand[4] = { NULL }, *found = NULL, *slash;
+	const char *env = getenv("VMSCOPE_PLOTDIR");
+	struct vms_buf tried = { 0 };
+	ssize_t n;
+	int i, nc = 0;
+
+	if (env && *env)
+		cand[nc++] = strdup(env);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			if (asprintf(&cand[nc], "%s/plots", exe) >= 0)
+				nc++;
+			if (asprintf(&cand[nc], "%s/../share/vmscope/plots", exe) >= 0)
+				nc++;
+			else
+				cand[nc] = NULL;
+		}
+	}
+	cand[nc++] = strdup("/usr/local/share/vmscope/plots");
+	for (i = 0; i < nc && !found; i++) {
+		char *gp = NULL, *common = NULL;
+		int ok;
+
+		if (!cand[i])
+			continue;	/* out of memory for this one */
+		ok = asprintf(&gp, "%s/%s.gp", cand[i], kind) >= 0 &&
+		     asprintf(&common, "%s/common.gp", cand[i]) >= 0 &&
+		     !access(gp, R_OK) && !access(common, R_OK);
+		if (ok) {
+			found = cand[i];
+			cand[i] = NULL;
+		} else {
+			vms_buf_addf(&tried, "%s'%s'", tried.len ? ", " : "", cand[i]);
+		}
+		free(gp);
+		free(common);
+	}
+	if (!found)
+		vms_error("cannot find the gnuplot script %s.gp (with common.gp): looked in %s; set"
+			  " VMSCOPE_PLOTDIR to the plots/ directory of the vmscope sources", kind,
+			  tried.buf ? tried.buf : "nowhere");
+	for (i = 0; i < nc; i++)
+		free(cand[i]);
+	vms_buf_release(&tried);
+	return found;
+}
+
+/* Copy @from to @to (created or truncated). Return: 0 or -1 with vms_error set. */
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in, out, rc = 0;
+	ssize_t n;
+
+	in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return vms_error("cannot read '%s': %s", from, strerror(errno));
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (out < 0) {
+		close(in);
+		return vms_error("cannot write '%s': %s", to, strerror(errno));
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0) {
+		char *p = buf;
+
+		while (n > 0) {
+			ssize_t w = write(out, p, n);
+
+			if (w < 0) {
+				if (errno == EINTR)
+					continue;
+				rc = vms_error("cannot write '%s': %s", to, strerror(errno));
+				goto out;
+			}
+			p += w;
+			n -= w;
+		}
+	}
+	if (n < 0)
+		rc = vms_error("cannot read '%s': %s", from, strerror(errno));
+out:
+	close(in);
+	if (close(out) && !rc)
+		rc = vms_error("cannot write '%s': %s", to, strerror(errno));
+	return rc;
+}
+
+/* Copy dir/name to dest/name. */
+static int copy_into(const char *dir, const char *name, const char *dest)
+{
+	char *from = NULL, *to = NULL;
+	int rc;
+
+	if (asprintf(&from, "%s/%s", dir, name) < 0 || asprintf(&to, "%s/%s", dest, name) < 0) {
+		free(from);
+		return vms_error("out of memory");
+	}
+	rc = copy_file(from, to);
+	free(from);
+	free(to);
+	return rc;
+}
+
+/* Remove the private temporary directory and what is in it (only files). */
+static void remove_tmpdir(const char *dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (d) {
+		while ((de = readdir(d)))
+			if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+				unlinkat(dirfd(d), de->d_name, 0);
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+/* Print gnuplot's messages, one note per line. */
+static void print_output(const struct vms_buf *out)
+{
+	const char *p = out->buf, *nl;
+
+	if (!p)
+		return;
+	while (*p) {
+		nl = strchrnul(p, '\n');
+		if (nl > p)
+			note("gnuplot: %.*s", (int)(nl - p), p);
+		p = *nl ? nl + 1 : nl;
+	}
+}
+
+/*
+ * Run @gnuplot -e @vars @script in @dir, its output (stdout and stderr)
+ * collected into @out. Return: its exit status, or -1 with vms_error set.
+ */
+static int run_gnuplot(const char *gnuplot, const char *dir, const char *vars, const char *script,
+		       struct vms_buf *out)
+{
+	const char *argv[] = { "gnuplot", "-e", vars, script, NULL };
+	int fd[2], status;
+	char buf[4096];
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(fd, O_CLOEXEC))
+		return vms_error("cannot create a pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return vms_error("cannot start gnuplot: %s", strerror(errno));
+	}
+	if (!pid) {
+		int null = open("/dev/null", O_RDONLY);
+
+		if (null < 0 || dup2(null, 0) < 0 || dup2(fd[1], 1) < 0 || dup2(fd[1], 2) < 0 ||
+		    chdir(dir)) {
+			dprintf(fd[1], "cannot set up gnuplot in '%s': %s\n", dir, strerror(errno));
+			_exit(127);
+		}
+		execv(gnuplot, (char *const *)argv);
+		dprintf(2, "cannot run '%s': %s\n", gnuplot, strerror(errno));
+		_exit(127);
+	}
+	close(fd[1]);
+	while ((n = read(fd[0], buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		vms_buf_add(out, buf, n);
+	}
+	close(fd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return vms_error("cannot wait for gnuplot: %s", strerror(errno));
+	if (WIFSIGNALED(status))
+		return vms_error("gnuplot was killed by signal %d", WTERMSIG(status));
+	return WEXITSTATUS(status);
+}
+
+/*
+ * Make gnuplot's text plot fit for email: the dumb terminal starts the page
+ * with a form feed (even with `nofeed` in gnuplot 5.4) and pads every line
+ * to the full width. Drop the form feed, the trailing blanks and the blank
+ * lines before and after the plot.
+ */
+static int tidy_text(const char *path)
+{
+	struct vms_buf in = { 0 }, out = { 0 };
+	const char *p, *nl, *end;
+	char buf[4096];
+	size_t blank = 0;
+	int fd, rc = 0;
+	ssize_t n;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return vms_error("cannot read '%s': %s", path, strerror(errno));
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		if (vms_buf_add(&in, buf, n)) {
+			rc = -1;
+			break;
+		}
+	close(fd);
+	if (rc || n < 0) {
+		vms_buf_release(&in);
+		return rc ? rc : vms_error("cannot read '%s': %s", path, strerror(errno));
+	}
+	for (p = in.buf ? in.buf : ""; *p; p = *nl ? nl + 1 : nl) {
+		nl = strchrnul(p, '\n');
+		while (p < nl && *p == '\f')
+			p++;
+		for (end = nl; end > p && (end[-1] == ' ' || end[-1] == '\f' || end[-1] == '\r'); end--)
+			;
+		if (end == p) {
+			blank += out.len > 0;	/* blank lines inside the plot are kept */
+			continue;
+		}
+		for (; blank; blank--)
+			vms_buf_add(&out, "\n", 1);
+		vms_buf_add(&out, p, end - p);
+		vms_buf_add(&out, "\n", 1);
+	}
+	vms_buf_release(&in);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0 || (out.len && write(fd, out.buf, out.len) != (ssize_t)out.len))
+		rc = vms_error("cannot write '%s': %s", path, strerror(errno));
+	if (fd >= 0 && close(fd) && !rc)
+		rc = vms_error("cannot write '%s': %s", path, strerror(errno));
+	vms_buf_release(&out);
+	return rc;
+}
+
+/* Put the figure @made where the user wants it: @dest. */
+static int deliver(const char *made, const char *dest, int keep)
+{
+	struct stat a, b;
+
+	if (!stat(made, &a) && !stat(dest, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		return 0;	/* -o names the file in the --keep directory */
+	if (!keep && !rename(made, dest))
+		return 0;
+	if (!keep && errno != EXDEV)
+		return vms_error("cannot write '%s': %s", dest, strerror(errno));
+	return copy_file(made, dest);
+}
 
 int cmd_plot(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return error("'plot' is not built yet in this version of vmscope");
+	const char *path = NULL, *kind_name = NULL, *output = NULL, *compare = NULL, *keep = NULL;
+	int width = DEFAULT_WIDTH, height = DEFAULT_HEIGHT, has_size = 0, has_from = 0, has_to = 0;
+	char *gnuplot = NULL, *plotdir = NULL, *workdir = NULL, *made = NULL, *script = NULL;
+	struct plot_run runs[2] = { 0 };
+	struct plot_job job = { 0 };
+	const struct plot_kind *kind;
+	struct vms_buf vars = { 0 }, out = { 0 };
+	double from_s = 0, to_s = 0;
+	char tmpl[PATH_MAX];
+	int rc = 1, status, i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (is_help(a))
+			return show_help(plot_usage);
+		if (!strcmp(a, "--list")) {
+			for (int k = 0; k < plot_nkinds; k++)
+				printf("%-10s %s\n", plot_kinds[k].name, plot_kinds[k].summary);
+			return 0;
+		}
+		if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc) {
+			output = argv[++i];
+		} else if (!strcmp(a, "--size") && i + 1 < argc) {
+			if (parse_size(argv[++i], &width, &height))
+				return usage_error(plot_usage, "--size takes WIDTHxHEIGHT in pixels"
+						   " (100 to 10000 each), not '%s'", argv[i]);
+			has_size = 1;
+		} else if (!strcmp(a, "--compare") && i + 1 < argc) {
+			compare = argv[++i];
+		} else if (!strcmp(a, "--keep") && i + 1 < argc) {
+			keep = argv[++i];
+		} else if ((!strcmp(a, "--from") || !strcmp(a, "--to")) && i + 1 < argc) {
+			int is_from = !strcmp(a, "--from");
+
+			if (parse_seconds(argv[++i], is_from ? &from_s : &to_s))
+				return usage_error(plot_usage, "%s takes seconds (>= 0), not '%s'", a,
+						   argv[i]);
+			*(is_from ? &has_from : &has_to) = 1;
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error(plot_usage, "unknown or incomplete option '%s'", a);
+		} else if (!path) {
+			path = a;
+		} else if (!kind_name) {
+			kind_name = a;
+		} else {
+			return usage_error(plot_usage, "one DB and one KIND, not '%s' too", a);
+		}
+	}
+	if (!path)
+		return usage_error(plot_usage, "no database given");
+	if (!kind_name)
+		return usage_error(plot_usage, "no KIND given (see vmscope plot --list)");
+	kind = plot_kind_find(kind_name);
+	if (!kind)
+		return usage_error(plot_usage, "no plot kind '%s' (see vmscope plot --list)", kind_name);
+	if (has_from && has_to && to_s < from_s)
+		return usage_error(plot_usage, "--to %g is before --from %g", to_s, from_s);
+	if (!output) {
+		static char def[64];
+
+		snprintf(def, sizeof(def), "%s.png", kind->name);
+		output = def;
+	}
+	if (format_of(output, &job.fmt))
+		return usage_error(plot_usage, "cannot tell the format of '%s': name it .png, .svg"
+				   " or .txt", output);
+	if (job.fmt == PLOT_TXT) {
+		if (has_size)
+			return usage_error(plot_usage, "--size is for .png and .svg: text plots are"
+					   " %dx%d characters", TEXT_WIDTH, TEXT_HEIGHT);
+		width = TEXT_WIDTH;
+		height = TEXT_HEIGHT;
+	}
+
+	gnuplot = find_in_path("gnuplot");
+	if (!gnuplot)
+		return error("gnuplot is not installed (no 'gnuplot' in PATH): install it with"
+			     " 'apt-get install gnuplot-nox' (Debian, Ubuntu) or your"
+			     " distribution's gnuplot package");
+	plotdir = find_plotdir(kind->name);
+	if (!plotdir) {
+		rc = error_last();
+		goto out;
+	}
+
+	if (plot_run_open(&runs[0], path, from_s, to_s, has_from, has_to)) {
+		rc = error_last();
+		goto out;
+	}
+	job.run[job.nruns++] = &runs[0];
+	if (compare) {
+		if (plot_run_open(&runs[1], compare, from_s, to_s, has_from, has_to)) {
+			rc = error_last();
+			goto out;
+		}
+		job.run[job.nruns++] = &runs[1];
+		if (!strcmp(runs[0].label, runs[1].label)) {
+			/* same file name in two directories: name them by the paths given */
+			plot_sanitize(runs[0].label, sizeof(runs[0].label), path);
+			plot_sanitize(runs[1].label, sizeof(runs[1].label), compare);
+		}
+	}
+
+	if (keep) {
+		if (mkdir(keep, 0777) && errno != EEXIST) {
+			rc = error("cannot create the directory '%s': %s", keep, strerror(errno));
+			goto out;
+		}
+		workdir = strdup(keep);
+	} else {
+		const char *tmp = getenv("TMPDIR");
+
+		snprintf(tmpl, sizeof(tmpl), "%s/vmscope-plot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		if (!mkdtemp(tmpl)) {
+			rc = error("cannot create a temporary directory '%s': %s", tmpl,
+				   strerror(errno));
+			goto out;
+		}
+		workdir = strdup(tmpl);
+	}
+	if (!workdir || asprintf(&script, "%s.gp", kind->name) < 0 ||
+	    asprintf(&made, "%s/%s.%s", workdir, kind->name, format_ext[job.fmt]) < 0) {
+		rc = error("out of memory");
+		goto out;
+	}
+	if (copy_into(plotdir, script, workdir) || copy_into(plotdir, "common.gp", workdir)) {
+		rc = error_last();
+		goto out;
+	}
+
+	job.dir = workdir;
+	if (plot_write_data(kind, &job)) {
+		rc = error_last();
+		goto out;
+	}
+	/* only names and numbers chosen here: nothing from the user or the trace */
+	if (vms_buf_addf(&vars, "kind='%s'; outfmt='%s'; width=%d; height=%d; outfile='%s.%s';"
+			 " data_a='%s-a.dat'; data_b='%s%s'; xmin=%.9g; xmax=%.9g; %s",
+			 kind->name, format_ext[job.fmt], width, height, kind->name,
+			 format_ext[job.fmt], kind->name, compare ? kind->name : "",
+			 compare ? "-b.dat" : "", job.xmin, job.xmax,
+			 job.vars.buf ? job.vars.buf : "")) {
+		rc = error("out of memory");
+		goto out;
+	}
+	unlink(made);
+	status = run_gnuplot(gnuplot, workdir, vars.buf, script, &out);
+	if (status < 0) {
+		print_output(&out);
+		rc = error_last();
+		goto out;
+	}
+	if (status) {
+		/*
+		 * Its messages only matter when it fails: on success they are
+		 * warnings such as "empty y range" for a series that is all zero.
+		 */
+		print_output(&out);
+		rc = error("gnuplot failed (exit status %d) on %s%s", status, script,
+			   keep ? "" : " (--keep DIR keeps the script and its data to look at)");
+		goto out;
+	}
+	if (access(made, R_OK)) {
+		rc = error("gnuplot wrote no figure ('%s' is missing)", made);
+		goto out;
+	}
+	if ((job.fmt == PLOT_TXT && tidy_text(made)) || deliver(made, output, keep != NULL)) {
+		rc = error_last();
+		goto out;
+	}
+	if (keep) {
+		struct vms_buf dir = { 0 };
+
+		/* a command to paste into a shell: the directory quoted for sh */
+		vms_buf_add(&dir, "'", 1);
+		for (const char *p = keep; *p; p++)
+			vms_buf_add(&dir, *p == '\'' ? "'\\''" : p, *p == '\'' ? 4 : 1);
+		vms_buf_add(&dir, "'", 1);
+		note("script and data kept in '%s'; to draw again: cd %s && gnuplot -e \"%s\" %s",
+		     keep, dir.buf ? dir.buf : "DIR", vars.buf, script);
+		vms_buf_release(&dir);
+	}
+	rc = 0;
+out:
+	if (workdir && !keep)
+		remove_tmpdir(workdir);
+	plot_run_close(&runs[0]);
+	plot_run_close(&runs[1]);
+	vms_buf_release(&vars);
+	vms_buf_release(&out);
+	vms_buf_release(&job.vars);
+	free(gnuplot);
+	free(plotdir);
+	free(workdir);
+	free(made);
+	free(script);
+	return rc;
 }

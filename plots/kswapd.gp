@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0
+# kswapd.gp - a timeline of reclaim (vmscope plot DB kswapd). One row per
+# NUMA node: when its kswapd was awake (kswapd_wake to kswapd_sleep), the
+# runs that reclaimed nothing (red) with the failure episodes they form (a
+# red bar under the row), and node_unreclaimable from /proc/zoneinfo (grey
+# band). Beneath, one row per task with the longest time in direct, memcg or
+# node reclaim, with each reclaim call; the rest share a last row.
+# Data: kswapd-a.dat (kswapd-b.dat; its rows continue below run A's):
+#   block 0 rows:         1 y  2 label
+#   block 1 kswapd awake: 1 y  2 t0_s  3 t1_s  4 reclaimed_pages  5 failed (1, 0, -1 unknown)
+#   block 2 failure episodes: 1 y  2 t0_s  3 t1_s  4 runs
+#   block 3 node_unreclaimable: 1 y  2 t0_s  3 t1_s
+#   block 4 reclaim calls: 1 y  2 t0_s  3 t1_s  4 kind (1 direct, 2 memcg, 3 softlimit, 4 node)
+#   block 5 the window:    1 from_s  2 to_s
+# The legend names each run's colours (kswapd awake, reclaim calls); red and
+# grey mean the same in both. Variables: see common.gp.
+
+if (!exists("kind")) kind = 'kswapd'
+load 'common.gp'
+
+# the x range: given, or (run by hand) the window in the data
+if (!exists("xmin")) {
+	stats data_a index 5 using 1 nooutput; xmin = STATS_min
+	stats data_a index 5 using 2 nooutput; xmax = STATS_max
+}
+set xrange [xmin:xmax]
+
+# rows are numbered 0, -1, -2, ... from the top, over both runs
+ylow = 0
+do for [i = 1:nruns] {
+	stats word(files, i) index 0 using 1 nooutput
+	if (STATS_min < ylow) { ylow = STATS_min }
+}
+set yrange [ylow - 0.6 : 0.6]
+set ytics scale 0
+set grid xtics noytics
+set offsets 0, 0, 0, 0
+
+# a box at least one pixel (one character) wide, so that short calls show
+minhalf = (xmax - xmin) / (text ? 2 * (width - 20) : 2 * (width - 150))
+hw(a, b) = (b - a) / 2 > minhalf ? (b - a) / 2 : minhalf
+mid(a, b) = (a + b) / 2
+
+set title 'kswapd and reclaim calls over time'
+set key below maxcols 2
+set ylabel ''
+set style fill solid 1.0 noborder
+plot for [i = 1:nruns] word(files, i) index 0 using (NaN):1:ytic(2) notitle, \
+     for [i = 1:nruns] word(files, i) index 3 using (mid($2, $3)):1:(hw($2, $3)):(0.5) \
+	with boxxyerror fillstyle solid 0.25 noborder lc rgb '#7f7f7f' title (i == 1 ? 'node_unreclaimable' : ''), \
+     for [i = 1:nruns] word(files, i) index 1 using (mid($2, $3)):1:(hw($2, $3)):(0.3) \
+	with boxxyerror lc rgb word(colors, 2 * i - 1) title t('kswapd awake'), \
+     for [i = 1:nruns] word(files, i) index 1 using (mid($2, $3)):($5 == 1 ? $1 : NaN):(hw($2, $3)):(0.3) \
+	with boxxyerror lc rgb '#d62728' title (i == 1 ? 'kswapd run reclaimed 0' : ''), \
+     for [i = 1:nruns] word(files, i) index 2 using (mid($2, $3)):($1 - 0.42):(hw($2, $3)):(0.06) \
+	with boxxyerror lc rgb '#8b0000' title (i == 1 ? 'failure episode' : ''), \
+     for [i = 1:nruns] word(files, i) index 4 using (mid($2, $3)):1:(hw($2, $3)):(0.3) \
+	with boxxyerror lc rgb word(colors, 2 * i + 3) title t('reclaim calls')
