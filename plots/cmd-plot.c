@@ -40,6 +40,7 @@ static const char plot_usage[] =
 	"  stalls     latency distribution of reclaim calls and throttling\n"
 	"  lru        LRU list sizes; free pages against the watermarks (counters)\n"
 	"  shrinkers  objects scanned/freed per second by the top shrinkers\n"
+	"  replay     decisions replayed policies would have taken differently (after replay)\n"
 	"\n"
 	"  -o FILE         output; .png, .svg or .txt (80x25 text) (default KIND.png)\n"
 	"  --size WxH      image size in pixels for .png and .svg (default 900x600)\n"

@@ -116,6 +116,19 @@ test_expect_success SQLITE3 'broken plugins and bad parameters fail clearly' '
 	rc=0; vmscope replay 2>/dev/null || rc=$?; assert_eq $rc 2
 '
 
+test_expect_success SQLITE3,GNUPLOT 'plot replay draws the differences over time' '
+	vmscope replay run.db --policy v4.12-actual-reclaim > /dev/null &&
+	vmscope plot run.db replay -o replay.svg &&
+	python3 -c "import xml.dom.minidom, sys; xml.dom.minidom.parse(sys.argv[1])" replay.svg &&
+	grep -q "v4.12-actual-reclaim" replay.svg &&
+	vmscope plot run.db replay -o replay.txt &&
+	grep -q "differing decisions" replay.txt &&
+	awk "length > 80 { exit 1 }" replay.txt &&
+	vmscope import -q run.txt -o fresh.db &&
+	test_must_fail vmscope plot fresh.db replay -o x.png 2>err &&
+	grep -q "has no replay results: run .vmscope replay" err
+'
+
 test_expect_success '--list names every built-in policy' '
 	vmscope replay --list > list
 	for p in v6.18 v4.12-actual-reclaim v5.3-refault-anon v5.0-boost-noslab v5.3-boost-slab v6.8-cache-trim v6.9-cache-trim-retry; do
