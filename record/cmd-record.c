@@ -203,7 +203,9 @@ int cmd_record(int argc, const char **argv)
 	if (!live)
 		goto fail_db;
 
-	if (counters_sample(counters) || live_start(live))
+	/* counters are sampled only while tracing is on, so that the first and the
+	 * last sample bracket exactly what the trace saw */
+	if (live_start(live) || counters_sample(counters))
 		goto fail_live;
 	if (command) {
 		child = start_command(command);
@@ -249,7 +251,7 @@ int cmd_record(int argc, const char **argv)
 	}
 	if (!quiet && tty)
 		fprintf(stderr, "\r\033[K");
-	if (live_stop(live) || counters_sample(counters) || live_store_losses(live, db) ||
+	if (counters_sample(counters) || live_stop(live) || live_store_losses(live, db) ||
 	    vms_sink_finish(sink) || vms_db_finish(db, NULL))
 		goto fail_live;
 	if (!quiet) {
