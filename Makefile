@@ -156,6 +156,8 @@ SAMPLE = samples/traces/memcg-fileread.dat
 demo-run: all
 	./vmscope import -f -o sample.db $(SAMPLE)
 	./vmscope info sample.db
+	./vmscope report sample.db vmstat episodes --table per-task
+	./vmscope replay sample.db --policy v6.18
 
 test: check
 
@@ -163,8 +165,10 @@ test: check
 test-mem: all $(UNIT_TESTS)
 	@VMSCOPE_VALGRIND=1 sh tests/run-all.sh
 
-bench: all
+bench: all samples
 	@sh bench/import-bench.sh
+	@sh bench/record-bench.sh
+	@sh bench/replay-bench.sh
 
 deps:
 	@sh scripts/install-deps.sh

@@ -1,0 +1,84 @@
+#!/bin/sh
+# record-bench.sh - CPU cost of `vmscope record` against `trace-cmd record`
+# on the same reclaim workload, in the same run, and lost events at that
+# event rate. Each recorder records the workload alone (alternating, ROUNDS
+# times each); reported: medians of recorder CPU (user+sys, children
+# included), events, lost events, and the ratio vmscope/trace-cmd.
+# Needs root, tracefs, the cgroup v1 memory controller, trace-cmd.
+# Usage: sh bench/record-bench.sh [ROUNDS]   (default 5)
+set -eu
+ROUNDS=${1:-5}
+top=$(cd "$(dirname "$0")/.." && pwd)
+VMSCOPE=$top/vmscope
+work=$(mktemp -d /var/tmp/vmscope-record-bench.XXXXXX)
+CG=/sys/fs/cgroup/memory/vmscope-record-bench-$$
+TCI=vmscope-record-bench-$$
+cleanup() {
+	rmdir "$CG" 2>/dev/null || true
+	rmdir /sys/kernel/tracing/instances/$TCI 2>/dev/null || true
+	rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+[ "$(id -u)" = 0 ] || { echo "record-bench: needs root" >&2; exit 1; }
+command -v trace-cmd >/dev/null || { echo "record-bench: needs trace-cmd (make deps)" >&2; exit 1; }
+[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing
+[ -x "$VMSCOPE" ] || { echo "record-bench: build vmscope first (make)" >&2; exit 1; }
+mkdir "$CG"
+echo $((16 * 1024 * 1024)) > "$CG/memory.limit_in_bytes"
+for i in 1 2; do
+	dd if=/dev/urandom of="$work/f$i" bs=1M count=96 status=none
+done
+sync
+
+# The workload: two readers in a 16 MiB memcg, each reading its 96 MiB file
+# twice from a cold cache: memcg reclaim all the time.
+workload() {
+	for i in 1 2; do dd if="$work/f$i" iflag=nocache count=0 status=none; done
+	sh -c "echo \$\$ > $CG/cgroup.procs
+		for r in 1 2; do cat $work/f1 > /dev/null & cat $work/f2 > /dev/null; wait; done"
+}
+
+cpu_of() { awk '{ print $1 + $2 }' "$1"; }
+
+median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+: > "$work/v.cpu"; : > "$work/t.cpu"; : > "$work/v.ev"; : > "$work/t.ev"; : > "$work/v.lost"; : > "$work/t.lost"
+for round in $(seq "$ROUNDS"); do
+	# vmscope: recording starts, the workload runs, Ctrl-C
+	rm -f "$work/v.db"
+	/usr/bin/time -f '%U %S' -o "$work/cpu" "$VMSCOPE" record -q -o "$work/v.db" &
+	rec=$!
+	sleep 1
+	workload
+	sleep 0.5
+	kill -INT "$rec"
+	wait "$rec" || true
+	cpu_of "$work/cpu" >> "$work/v.cpu"
+	sqlite3 "$work/v.db" "SELECT events FROM run" >> "$work/v.ev"
+	sqlite3 "$work/v.db" "SELECT COALESCE(MAX(s), 0) FROM (SELECT SUM(count) AS s FROM lost_events GROUP BY source)" >> "$work/v.lost"
+
+	# trace-cmd, in its own instance, the same events (vmscan, writeback), same workload
+	rm -f "$work/t.dat"
+	/usr/bin/time -f '%U %S' -o "$work/cpu" trace-cmd record --no-filter -q -d -C mono -b 16384 \
+		-B $TCI -e vmscan -e writeback -o "$work/t.dat" >/dev/null 2>&1 &
+	rec=$!
+	sleep 1
+	workload
+	sleep 0.5
+	kill -INT "$rec"
+	wait "$rec" || true
+	rmdir /sys/kernel/tracing/instances/$TCI 2>/dev/null || true
+	cpu_of "$work/cpu" >> "$work/t.cpu"
+	"$VMSCOPE" import -q -f "$work/t.dat" -o "$work/t.db"
+	sqlite3 "$work/t.db" "SELECT events FROM run" >> "$work/t.ev"
+	sqlite3 "$work/t.db" "SELECT COALESCE(MAX(s), 0) FROM (SELECT SUM(count) AS s FROM lost_events GROUP BY source)" >> "$work/t.lost"
+	echo "round $round: vmscope $(tail -1 "$work/v.cpu") s CPU, $(tail -1 "$work/v.ev") events, lost $(tail -1 "$work/v.lost");" \
+	     "trace-cmd $(tail -1 "$work/t.cpu") s CPU, $(tail -1 "$work/t.ev") events, lost $(tail -1 "$work/t.lost")"
+done
+vc=$(median < "$work/v.cpu"); tc=$(median < "$work/t.cpu")
+ve=$(median < "$work/v.ev"); te=$(median < "$work/t.ev")
+vl=$(median < "$work/v.lost"); tl=$(median < "$work/t.lost")
+echo "vmscope record:   median CPU $vc s, $ve events, lost $vl"
+echo "trace-cmd record: median CPU $tc s, $te events, lost $tl (it only stores raw pages; decoding is left to report)"
+awk -v v="$vc" -v t="$tc" 'BEGIN { if (t > 0) printf "vmscope/trace-cmd median CPU ratio: %.2f\n", v / t }'
