@@ -112,12 +112,14 @@ struct vms_db *vms_db_create(const char *path, int overwrite, const char *source
 	db = db_alloc(path);
 	if (!db)
 		return NULL;
-	if (sqlite3_open_v2(path, &db->sql, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL)) {
+	/* one thread per connection: no SQLite mutexes */
+	if (sqlite3_open_v2(path, &db->sql, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			    SQLITE_OPEN_NOMUTEX, NULL)) {
 		vms_error("cannot create '%s': %s", path, sqlite3_errmsg(db->sql));
 		goto err;
 	}
 	snprintf(sql, sizeof(sql),
-		 "PRAGMA application_id = %d; PRAGMA user_version = %d;"
+		 "PRAGMA page_size = 16384; PRAGMA application_id = %d; PRAGMA user_version = %d;"
 		 "PRAGMA journal_mode = %s; PRAGMA synchronous = OFF;",
 		 VMS_APPLICATION_ID, VMS_SCHEMA_VERSION,
 		 /* an import can be re-run; a recording must survive a crash */

@@ -75,6 +75,7 @@ struct vms_sink {
 	struct vms_table *generic;
 	struct vms_table *row;		/* table of the row being built, NULL if none */
 	struct strmap_entry *row_count;	/* its entry in counts */
+	struct strmap_entry *last_count;	/* cache: counts entry of the last event type */
 	struct vms_buf json;		/* extra fields of the row being built */
 	int json_fields;
 	uint64_t seq;
@@ -83,6 +84,7 @@ struct vms_sink {
 	uint64_t lost_by_source[3];	/* ring-buffer, cpustats, other */
 	struct strmap_entry *last_task;	/* fast path: same task as the previous event */
 	int last_task_pid;
+	size_t last_task_prefix;	/* length of "PID " in last_task's key */
 	sqlite3_stmt *lost_insert;
 	sqlite3_stmt *error_insert;
 };
@@ -429,8 +431,11 @@ void vms_sink_begin(struct vms_sink *s, struct vms_table *t, const char *system,
 		sqlite3_bind_text(st, t->event_col + 1, event, -1, SQLITE_TRANSIENT);
 	if (t->system_col >= 0 && system)
 		sqlite3_bind_text(st, t->system_col + 1, system, -1, SQLITE_TRANSIENT);
-	/* counted when the row is stored, see vms_sink_end() */
-	s->row_count = strmap_get(&s->counts, event, strlen(event));
+	/* counted when the row is stored, see vms_sink_end(); runs of one event
+	 * type are common, so the last lookup is kept */
+	if (!s->last_count || strcmp(event, s->last_count->key))
+		s->last_count = strmap_get(&s->counts, event, strlen(event));
+	s->row_count = s->last_count;
 	if (ts < s->first_ts)
 		s->first_ts = ts;
 	if (ts > s->last_ts)
@@ -623,12 +628,12 @@ void vms_sink_task(struct vms_sink *s, int pid, const char *comm, size_t len, ui
 {
 	struct strmap_entry *e = s->last_task;
 	struct task *t;
-	char key[64];
+	char key[256];
 	int n;
 
-	if (!e || s->last_task_pid != pid ||
-	    e->len != (size_t)snprintf(key, sizeof(key), "%d %.*s", pid, (int)len, comm) ||
-	    memcmp(e->key, key, e->len)) {
+	/* fast path: the same task as the previous event ("PID COMM" key, no printf) */
+	if (!e || s->last_task_pid != pid || e->len != s->last_task_prefix + len ||
+	    memcmp(e->key + s->last_task_prefix, comm, len)) {
 		n = snprintf(key, sizeof(key), "%d %.*s", pid, (int)len, comm);
 		if (n >= (int)sizeof(key))
 			n = sizeof(key) - 1;
@@ -643,6 +648,7 @@ void vms_sink_task(struct vms_sink *s, int pid, const char *comm, size_t len, ui
 		}
 		s->last_task = e;
 		s->last_task_pid = pid;
+		s->last_task_prefix = strchr(e->key, ' ') + 1 - e->key;
 	}
 	t = e->value;
 	t->last_ts = ts;
