@@ -57,7 +57,7 @@ DEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(foreach d,$(DEP_PKGS),$(firstword
 DEP_LIBS := $(shell $(PKG_CONFIG) --libs $(foreach d,$(DEP_PKGS),$(firstword $(subst :, ,$(d)))))
 endif
 CPPFLAGS += $(DEP_CFLAGS)
-LIBS = $(DEP_LIBS) -lm -ldl
+LIBS = $(DEP_LIBS) -lm -ldl -lpthread
 
 LIB_OBJS += analyze/report-audit.o
 LIB_OBJS += analyze/report-episodes.o

@@ -137,6 +137,15 @@ int vms_sink_set_from_text(struct vms_sink *sink, const char *key, size_t keylen
 			   const char *value, size_t vallen);
 /* Insert the row. Return: 0 or -1. */
 int vms_sink_end(struct vms_sink *sink);
+/*
+ * vms_sink_set_async() - write rows on a second thread (1) or inline (0)
+ *
+ * While asynchronous, the caller must not use the database connection except
+ * through the sink (lost events, import errors and vms_sink_finish() wait
+ * for the writer first). Turning it off waits for every row to be written.
+ * Return: 0, or -1 (vms_error set; also a write error of the writer).
+ */
+int vms_sink_set_async(struct vms_sink *sink, int on);
 /* Drop the row begun last (decoding failed). */
 void vms_sink_abandon(struct vms_sink *sink);
 

@@ -12,6 +12,7 @@
  * the table's `extra` column (`fields` for the generic table), so nothing a
  * source carries is dropped.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,7 +88,23 @@ struct vms_sink {
 	size_t last_task_prefix;	/* length of "PID " in last_task's key */
 	sqlite3_stmt *lost_insert;
 	sqlite3_stmt *error_insert;
+	/* asynchronous mode */
+	int async;
+	struct vms_buf *cur;		/* batch being filled */
+	size_t row_start;		/* where the row being built starts in cur */
+	struct vms_buf *queue[4];	/* full batches, FIFO */
+	int qhead, qlen;
+	struct vms_buf *spare[6];
+	int nspare;
+	pthread_t writer;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int writer_busy, writer_stop, writer_failed;
+	char writer_err[512];
 };
+
+enum { Q_INT = 1, Q_TEXT = 2, Q_END = 0xffff };
+#define BATCH_BYTES (1 << 20)
 
 static int sql_fail(struct vms_sink *s, const char *what)
 {
@@ -351,6 +368,7 @@ void vms_sink_free(struct vms_sink *s)
 {
 	if (!s)
 		return;
+	vms_sink_set_async(s, 0);
 	strmap_release(&s->event_tables, NULL);
 	strmap_release(&s->tables, free_table);
 	strmap_release(&s->vocabs, free_vocab);
@@ -413,16 +431,203 @@ int vms_table_column(const struct vms_table *t, const char *name)
 	return column_by_name(t, name, strlen(name));
 }
 
+static void q_put(struct vms_buf *b, const void *p, size_t n)
+{
+	vms_buf_add(b, p, n);
+}
+
+static void q_int(struct vms_sink *s, int col, long long v)
+{
+	unsigned short c = (unsigned short)col;
+	unsigned char type = Q_INT;
+
+	q_put(s->cur, &c, sizeof(c));
+	q_put(s->cur, &type, 1);
+	q_put(s->cur, &v, sizeof(v));
+}
+
+static void q_text(struct vms_sink *s, int col, const char *text, size_t len)
+{
+	unsigned short c = (unsigned short)col;
+	unsigned char type = Q_TEXT;
+	unsigned int n = (unsigned int)len;
+
+	q_put(s->cur, &c, sizeof(c));
+	q_put(s->cur, &type, 1);
+	q_put(s->cur, &n, sizeof(n));
+	q_put(s->cur, text, len);
+}
+
+/* Bind and insert every row of a batch (writer thread, or inline). Return: 0 or -1. */
+static int write_batch(struct vms_sink *s, const struct vms_buf *b, char *err, size_t errlen)
+{
+	const char *p = b->buf, *end = b->buf + b->len;
+
+	while (p < end) {
+		struct vms_table *t;
+		sqlite3_stmt *st;
+
+		memcpy(&t, p, sizeof(t));
+		p += sizeof(t);
+		st = t->insert;
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+		for (;;) {
+			unsigned short col;
+			unsigned char type;
+
+			memcpy(&col, p, sizeof(col));
+			p += sizeof(col);
+			if (col == Q_END)
+				break;
+			type = (unsigned char)*p++;
+			if (type == Q_INT) {
+				long long v;
+
+				memcpy(&v, p, sizeof(v));
+				p += sizeof(v);
+				sqlite3_bind_int64(st, col + 1, v);
+			} else {
+				unsigned int n;
+
+				memcpy(&n, p, sizeof(n));
+				p += sizeof(n);
+				sqlite3_bind_text(st, col + 1, p, (int)n, SQLITE_STATIC);
+				p += n;
+			}
+		}
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			snprintf(err, errlen, "%s: cannot store an event: %s", vms_db_path(s->db),
+				 sqlite3_errmsg(vms_db_sql(s->db)));
+			sqlite3_reset(st);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void *writer_main(void *arg)
+{
+	struct vms_sink *s = arg;
+
+	pthread_mutex_lock(&s->mu);
+	for (;;) {
+		struct vms_buf *b;
+
+		while (!s->qlen && !s->writer_stop)
+			pthread_cond_wait(&s->cv, &s->mu);
+		if (!s->qlen)
+			break;
+		b = s->queue[s->qhead];
+		s->qhead = (s->qhead + 1) % 4;
+		s->qlen--;
+		s->writer_busy = 1;
+		pthread_cond_broadcast(&s->cv);
+		pthread_mutex_unlock(&s->mu);
+		if (!s->writer_failed && write_batch(s, b, s->writer_err, sizeof(s->writer_err)))
+			s->writer_failed = 1;
+		vms_buf_reset(b);
+		pthread_mutex_lock(&s->mu);
+		s->spare[s->nspare++] = b;
+		s->writer_busy = 0;
+		pthread_cond_broadcast(&s->cv);
+	}
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+/* Hand the current batch to the writer (waits while the queue is full). */
+static int enqueue(struct vms_sink *s)
+{
+	pthread_mutex_lock(&s->mu);
+	while (s->qlen == 4 || !s->nspare)
+		pthread_cond_wait(&s->cv, &s->mu);
+	s->queue[(s->qhead + s->qlen) % 4] = s->cur;
+	s->qlen++;
+	s->cur = s->spare[--s->nspare];
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+	return s->writer_failed ? vms_error("%s", s->writer_err) : 0;
+}
+
+/* Wait until every queued row is written: the connection is then free. */
+static int sink_flush(struct vms_sink *s)
+{
+	if (!s->async)
+		return 0;
+	if (s->cur->len && enqueue(s))
+		return -1;
+	pthread_mutex_lock(&s->mu);
+	while (s->qlen || s->writer_busy)
+		pthread_cond_wait(&s->cv, &s->mu);
+	pthread_mutex_unlock(&s->mu);
+	return s->writer_failed ? vms_error("%s", s->writer_err) : 0;
+}
+
+int vms_sink_set_async(struct vms_sink *s, int on)
+{
+	int i;
+
+	if (on == s->async)
+		return 0;
+	if (!on) {
+		int rc = sink_flush(s);
+
+		pthread_mutex_lock(&s->mu);
+		s->writer_stop = 1;
+		pthread_cond_broadcast(&s->cv);
+		pthread_mutex_unlock(&s->mu);
+		pthread_join(s->writer, NULL);
+		vms_buf_release(s->cur);
+		free(s->cur);
+		for (i = 0; i < s->nspare; i++) {
+			vms_buf_release(s->spare[i]);
+			free(s->spare[i]);
+		}
+		s->nspare = 0;
+		s->cur = NULL;
+		s->async = 0;
+		return rc;
+	}
+	s->cur = calloc(1, sizeof(*s->cur));
+	for (i = 0; i < 5; i++)
+		if ((s->spare[s->nspare] = calloc(1, sizeof(struct vms_buf))))
+			s->nspare++;
+	if (!s->cur || s->nspare < 2)
+		return vms_error("out of memory");
+	s->writer_stop = s->writer_failed = 0;
+	s->qhead = s->qlen = 0;
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->cv, NULL);
+	if (pthread_create(&s->writer, NULL, writer_main, s))
+		return vms_error("cannot start the database writer thread");
+	s->async = 1;
+	return 0;
+}
+
 void vms_sink_begin(struct vms_sink *s, struct vms_table *t, const char *system,
 		    const char *event, uint64_t ts, int cpu, int pid)
 {
 	sqlite3_stmt *st = t->insert;
 
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
 	s->row = t;
 	vms_buf_reset(&s->json);
 	s->json_fields = 0;
+	if (s->async) {
+		s->row_start = s->cur->len;
+		q_put(s->cur, &t, sizeof(t));
+		q_int(s, 0, (long long)(s->seq + 1));
+		q_int(s, 1, (long long)ts);
+		q_int(s, 2, cpu);
+		q_int(s, 3, pid);
+		if (t->event_col >= 0)
+			q_text(s, t->event_col, event, strlen(event));
+		if (t->system_col >= 0 && system)
+			q_text(s, t->system_col, system, strlen(system));
+		goto count;
+	}
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
 	sqlite3_bind_int64(st, 1, (sqlite3_int64)(s->seq + 1));
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)ts);
 	sqlite3_bind_int(st, 3, cpu);
@@ -431,6 +636,7 @@ void vms_sink_begin(struct vms_sink *s, struct vms_table *t, const char *system,
 		sqlite3_bind_text(st, t->event_col + 1, event, -1, SQLITE_TRANSIENT);
 	if (t->system_col >= 0 && system)
 		sqlite3_bind_text(st, t->system_col + 1, system, -1, SQLITE_TRANSIENT);
+count:
 	/* counted when the row is stored, see vms_sink_end(); runs of one event
 	 * type are common, so the last lookup is kept */
 	if (!s->last_count || strcmp(event, s->last_count->key))
@@ -444,12 +650,18 @@ void vms_sink_begin(struct vms_sink *s, struct vms_table *t, const char *system,
 
 void vms_sink_set_int(struct vms_sink *s, int col, long long value)
 {
-	sqlite3_bind_int64(s->row->insert, col + 1, value);
+	if (s->async)
+		q_int(s, col, value);
+	else
+		sqlite3_bind_int64(s->row->insert, col + 1, value);
 }
 
 void vms_sink_set_text(struct vms_sink *s, int col, const char *text, size_t len)
 {
-	sqlite3_bind_text(s->row->insert, col + 1, text, (int)len, SQLITE_TRANSIENT);
+	if (s->async)
+		q_text(s, col, text, len);
+	else
+		sqlite3_bind_text(s->row->insert, col + 1, text, (int)len, SQLITE_TRANSIENT);
 }
 
 void vms_sink_set_payload(struct vms_sink *s, const char *text, size_t len)
@@ -604,14 +816,27 @@ int vms_sink_end(struct vms_sink *s)
 {
 	struct vms_table *t = s->row;
 
-	if (s->json_fields) {
+	if (s->json_fields)
 		vms_buf_add(&s->json, "}", 1);
+	s->row = NULL;
+	if (s->async) {
+		unsigned short endmark = Q_END;
+
+		if (s->json_fields)
+			q_text(s, t->json_col, s->json.buf, s->json.len);
+		q_put(s->cur, &endmark, sizeof(endmark));
+		if (s->cur->len >= BATCH_BYTES && enqueue(s))
+			return -1;
+		if (s->writer_failed)
+			return vms_error("%s", s->writer_err);
+		goto stored;
+	}
+	if (s->json_fields)
 		sqlite3_bind_text(t->insert, t->json_col + 1, s->json.buf, (int)s->json.len,
 				  SQLITE_STATIC);
-	}
-	s->row = NULL;
 	if (sqlite3_step(t->insert) != SQLITE_DONE)
 		return sql_fail(s, "cannot store an event");
+stored:
 	if (s->row_count)
 		s->row_count->value = (void *)((uintptr_t)s->row_count->value + 1);
 	s->seq++;
@@ -621,6 +846,8 @@ int vms_sink_end(struct vms_sink *s)
 
 void vms_sink_abandon(struct vms_sink *s)
 {
+	if (s->async && s->row)
+		s->cur->len = s->row_start;	/* drop the half-serialized row */
 	s->row = NULL;
 }
 
@@ -659,6 +886,8 @@ int vms_sink_lost(struct vms_sink *s, int cpu, uint64_t ts, long long count, con
 {
 	sqlite3_stmt *st = s->lost_insert;
 
+	if (sink_flush(s))
+		return -1;
 	sqlite3_reset(st);
 	if (cpu >= 0)
 		sqlite3_bind_int(st, 1, cpu);
@@ -697,6 +926,8 @@ int vms_sink_import_error(struct vms_sink *s, long long line, long long offset,
 {
 	sqlite3_stmt *st = s->error_insert;
 
+	if (sink_flush(s))
+		return -1;
 	s->errors++;
 	sqlite3_reset(st);
 	if (line > 0)
@@ -734,6 +965,8 @@ int vms_sink_finish(struct vms_sink *s)
 	sqlite3_stmt *st;
 	size_t i;
 
+	if (vms_sink_set_async(s, 0))
+		return -1;
 	if (sqlite3_prepare_v2(vms_db_sql(s->db), "INSERT OR REPLACE INTO task VALUES (?, ?, ?, ?, ?)",
 			       -1, &st, NULL))
 		return sql_fail(s, "cannot store tasks");

@@ -250,7 +250,12 @@ int import_dat(const char *file, struct vms_db *db, struct vms_sink *sink,
 				    "the file is truncated", opt->display_path,
 				    (long long)st.st_size, want);
 	}
+	/* decode here, write to SQLite on a second thread */
+	if (vms_sink_set_async(sink, 1))
+		goto out;
 	fault = guarded(file, &handle, &ctx);
+	if (vms_sink_set_async(sink, 0) && !fault)
+		ctx.failed = 1;
 	vms_progress_done(ctx.progress);
 	if (fault) {
 		char buf[512];
