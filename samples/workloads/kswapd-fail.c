@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kswapd-fail - reproduces the 2024 kswapd cache_trim_mode report: memory
+ * full of cold anonymous pages that kswapd does not reclaim, so that every
+ * balance_pgdat() run frees nothing, kswapd_failures reaches
+ * MAX_RECLAIM_RETRIES (16), the node is marked unreclaimable
+ * (node_unreclaimable 1 in /proc/zoneinfo) and kswapd stops being woken
+ * although the free memory is still below the high watermark. In the report
+ * cache_trim_mode kept kswapd off the cold anon pages; here there is no swap,
+ * so they cannot be reclaimed at all, and the symptom is the same.
+ *
+ * How: with vm.watermark_scale_factor raised (samples/run-scenario sets it;
+ * the watermarks are then gigabytes apart), allocate and touch anonymous
+ * memory in chunks until every zone is below its low watermark and kswapd
+ * has started (pageoutrun in /proc/vmstat grows), then hold it without
+ * touching it for --hold seconds and exit.
+ *
+ * Safety: the program never lets a zone's free pages fall below
+ *   min + max((low - min) / 2, --margin-mib)
+ * (at most min + 3/4 (low - min)) of that zone, read from /proc/zoneinfo
+ * after every chunk and every 100 ms while holding; zones under 256 MiB (DMA)
+ * are kept out of reach by the lowmem reserve. It stops allocating there,
+ * and gives chunks back when free memory falls under that floor for any
+ * reason. It refuses to start when the largest zone's low watermark is less
+ * than --margin-mib above its min (raise vm.watermark_scale_factor), and it
+ * never holds more than --max-mib. A status line every second shows free
+ * memory against the watermarks, node_unreclaimable and kswapd's counters.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char usage[] =
+	"usage: kswapd-fail [options]\n"
+	"\n"
+	"Hold cold anonymous memory until kswapd runs and cannot reclaim (no swap),\n"
+	"keeping every zone's free memory well above its min watermark.\n"
+	"\n"
+	"  --hold S          seconds to hold the memory once kswapd runs (default 30)\n"
+	"  --after-unreclaimable S  stop holding S seconds after a node has been\n"
+	"                    marked unreclaimable (default: hold for --hold seconds)\n"
+	"  --wake-timeout S  give up waiting for kswapd after S seconds (default 120)\n"
+	"  --chunk-mib N     allocation step (default 64)\n"
+	"  --margin-mib N    least distance kept above a zone's min watermark\n"
+	"                    (default 512; the floor is min + max((low-min)/2, N))\n"
+	"  --max-mib N       never hold more than N MiB (default: no limit but the floor)\n"
+	"  --mlock           mlock the memory (when swap is on, so that it stays)\n"
+	"  -h, --help        this help\n"
+	"\n"
+	"Exit status: 0 done (kswapd ran), 1 error, 2 usage error, 3 kswapd did not\n"
+	"run before the floor, --max-mib or --wake-timeout was reached.\n";
+
+#define MAX_ZONES 8
+#define MAX_CHUNKS 65536
+
+struct zone {
+	char name[48];
+	long free, min, low, high, managed, present, protect_top;
+	int unreclaimable;
+};
+
+static struct zone zones[MAX_ZONES];
+static int nzones;
+static long page_kb;
+static void *chunks[MAX_CHUNKS];
+static int nchunks;
+static size_t chunk_len;
+
+static void die(const char *what)
+{
+	fprintf(stderr, "kswapd-fail: error: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static long parse_num(const char *opt, const char *s, long min)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min) {
+		fprintf(stderr, "kswapd-fail: error: %s needs a number >= %ld, not '%s'\n", opt, min,
+			s);
+		exit(2);
+	}
+	return v;
+}
+
+/*
+ * Read the populated zones of /proc/zoneinfo (managed > 0). protect_top is
+ * the zone's lowmem reserve against allocations that may use the highest
+ * zone (the last entry of "protection:"), which the page allocator adds to
+ * the watermark when a movable allocation falls back to a lower zone.
+ */
+static int read_zoneinfo(void)
+{
+	char line[512], name[16];
+	FILE *f = fopen("/proc/zoneinfo", "r");
+	struct zone z;
+	int have = 0, node, unrecl;
+	long v;
+
+	if (!f)
+		return -1;
+	nzones = 0;
+	memset(&z, 0, sizeof(z));
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Node %d, zone %15s", &node, name) == 2) {
+			if (have && z.managed > 0 && nzones < MAX_ZONES)
+				zones[nzones++] = z;
+			memset(&z, 0, sizeof(z));
+			snprintf(z.name, sizeof(z.name), "node%d/%s", node, name);
+			have = 1;
+		} else if (sscanf(line, " pages free %ld", &v) == 1) {
+			z.free = v;
+		} else if (sscanf(line, " min %ld", &v) == 1) {
+			z.min = v;
+		} else if (sscanf(line, " low %ld", &v) == 1) {
+			z.low = v;
+		} else if (sscanf(line, " high %ld", &v) == 1) {
+			z.high = v;
+		} else if (sscanf(line, " managed %ld", &v) == 1) {
+			z.managed = v;
+		} else if (sscanf(line, " present %ld", &v) == 1) {
+			z.present = v;
+		} else if (sscanf(line, " node_unreclaimable: %d", &unrecl) == 1) {
+			z.unreclaimable = unrecl;
+		} else if (strstr(line, "protection: (")) {
+			char *p = strrchr(line, ',');
+			char *q = strchr(line, '(');
+
+			/* the last value is against the highest zone (Normal or Movable) */
+			z.protect_top = strtol(p ? p + 1 : q + 1, NULL, 10);
+		}
+	}
+	if (have && z.managed > 0 && nzones < MAX_ZONES)
+		zones[nzones++] = z;
+	fclose(f);
+	return nzones ? 0 : -1;
+}
+
+static long vmstat(const char *name)
+{
+	char line[256], key[128];
+	long v, found = -1;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%127s %ld", key, &v) == 2 && !strcmp(key, name)) {
+			found = v;
+			break;
+		}
+	fclose(f);
+	return found;
+}
+
+static long mib(long pages)
+{
+	return pages * page_kb / 1024;
+}
+
+/*
+ * The lowest free count this program lets a zone reach: half-way between
+ * min and low, or --margin-mib above min if that is more, but never above
+ * three quarters of the way to low (a zone that is still being initialised
+ * lazily grows when it falls below low, and has narrow watermarks until it
+ * has grown).
+ */
+static long floor_of(const struct zone *z, long margin_pages)
+{
+	long gap = z->low - z->min, d = gap / 2;
+
+	if (d < margin_pages)
+		d = margin_pages;
+	if (d > gap * 3 / 4)
+		d = gap * 3 / 4;
+	return z->min + d;
+}
+
+/*
+ * Index of a zone at or under its floor, or -1. Zones under 256 MiB (DMA)
+ * are not watched: the lowmem reserve keeps allocations that may use higher
+ * zones out of them, so this program cannot drain them.
+ */
+static int zone_at_floor(long margin_pages)
+{
+	int i;
+
+	for (i = 0; i < nzones; i++)
+		if (zones[i].managed >= 256 * 1024 / page_kb &&
+		    zones[i].free <= floor_of(&zones[i], margin_pages))
+			return i;
+	return -1;
+}
+
+/* Every zone below its low watermark, counting the reserve of lower zones. */
+static int all_below_low(void)
+{
+	int i, top = nzones - 1;
+
+	for (i = 0; i < nzones; i++) {
+		long mark = zones[i].low + (i == top ? 0 : zones[i].protect_top);
+
+		if (zones[i].free >= mark)
+			return 0;
+	}
+	return 1;
+}
+
+static int unreclaimable(void)
+{
+	int i;
+
+	for (i = 0; i < nzones; i++)
+		if (zones[i].unreclaimable)
+			return 1;
+	return 0;
+}
+
+static void status(const char *what, double t0, long pageoutrun0, long steal0)
+{
+	int i;
+
+	printf("t=%.1fs %s: held %ld MiB, pageoutrun +%ld, pgsteal_kswapd +%ld, node_unreclaimable %d;",
+	       now() - t0, what, (long)nchunks * (long)(chunk_len >> 20),
+	       vmstat("pageoutrun") - pageoutrun0, vmstat("pgsteal_kswapd") - steal0,
+	       unreclaimable());
+	for (i = 0; i < nzones; i++) {
+		const struct zone *z = &zones[i];
+
+		if (z->managed < 16384)	/* skip DMA: 64 MiB or less */
+			continue;
+		printf(" %s free %ld MiB (min %ld low %ld high %ld)", z->name, mib(z->free),
+		       mib(z->min), mib(z->low), mib(z->high));
+	}
+	printf("\n");
+}
+
+static int grab(int lock)
+{
+	char *p;
+	size_t off, pg = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (nchunks == MAX_CHUNKS)
+		return -1;
+	p = mmap(NULL, chunk_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	madvise(p, chunk_len, MADV_NOHUGEPAGE);	/* 4 KiB pages: no compaction needed */
+	for (off = 0; off < chunk_len; off += pg)
+		p[off] = 1;
+	if (lock && mlock(p, chunk_len))
+		fprintf(stderr, "kswapd-fail: warning: mlock: %s\n", strerror(errno));
+	chunks[nchunks++] = p;
+	return 0;
+}
+
+static void give_back(void)
+{
+	if (nchunks > 0)
+		munmap(chunks[--nchunks], chunk_len);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "hold", required_argument, NULL, 'H' },
+		{ "after-unreclaimable", required_argument, NULL, 'u' },
+		{ "wake-timeout", required_argument, NULL, 'w' },
+		{ "chunk-mib", required_argument, NULL, 'c' },
+		{ "margin-mib", required_argument, NULL, 'g' },
+		{ "max-mib", required_argument, NULL, 'M' },
+		{ "mlock", no_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	long hold = 30, wake_timeout = 120, chunk_mib = 64, margin_mib = 512, max_mib = 0, after = -1;
+	long margin_pages, pageoutrun0, steal0, backoffs = 0;
+	double t0, t_wake = 0, t_unrecl = 0, last_status = 0, t_end;
+	int lock = 0, c, i, big = 0, z, woke = 0, was_unrecl;
+
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'H': hold = parse_num("--hold", optarg, 0); break;
+		case 'u': after = parse_num("--after-unreclaimable", optarg, 0); break;
+		case 'w': wake_timeout = parse_num("--wake-timeout", optarg, 1); break;
+		case 'c': chunk_mib = parse_num("--chunk-mib", optarg, 1); break;
+		case 'g': margin_mib = parse_num("--margin-mib", optarg, 64); break;
+		case 'M': max_mib = parse_num("--max-mib", optarg, 1); break;
+		case 'l': lock = 1; break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: fputs(usage, stderr); return 2;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "kswapd-fail: error: unexpected argument '%s'\n%s", argv[optind], usage);
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	page_kb = sysconf(_SC_PAGESIZE) / 1024;
+	chunk_len = (size_t)chunk_mib << 20;
+	margin_pages = margin_mib * 1024 / page_kb;
+	if (read_zoneinfo()) {
+		errno = errno ? errno : ENOENT;
+		die("cannot read the zones of /proc/zoneinfo");
+	}
+	for (i = 1; i < nzones; i++)
+		if (zones[i].managed > zones[big].managed)
+			big = i;
+	if (zones[big].low - zones[big].min < margin_pages) {
+		fprintf(stderr, "kswapd-fail: error: the watermarks of %s are too close (min %ld MiB, low %ld MiB) "
+			"for a safety margin of %ld MiB: raise vm.watermark_scale_factor\n",
+			zones[big].name, mib(zones[big].min), mib(zones[big].low), margin_mib);
+		return 1;
+	}
+	was_unrecl = unreclaimable();
+	if (was_unrecl)
+		printf("kswapd-fail: note: a node is already marked unreclaimable\n");
+
+	t0 = now();
+	pageoutrun0 = vmstat("pageoutrun");
+	steal0 = vmstat("pgsteal_kswapd");
+	status("start", t0, pageoutrun0, steal0);
+
+	/* allocate until every zone is below low and kswapd has run */
+	for (;;) {
+		if (read_zoneinfo())
+			die("cannot read /proc/zoneinfo");
+		z = zone_at_floor(margin_pages);
+		if (z >= 0) {
+			status("safety floor reached, allocation stopped", t0, pageoutrun0, steal0);
+			break;
+		}
+		if (unreclaimable() && !was_unrecl) {
+			t_unrecl = now();
+			was_unrecl = 1;
+			status("node_unreclaimable is 1: kswapd gave up", t0, pageoutrun0, steal0);
+		}
+		if (all_below_low() && vmstat("pageoutrun") > pageoutrun0) {
+			woke = 1;
+			t_wake = now();
+			status("kswapd is running, every zone below low", t0, pageoutrun0, steal0);
+			break;
+		}
+		if (max_mib && (long)(nchunks + 1) * chunk_mib > max_mib) {
+			status("--max-mib reached", t0, pageoutrun0, steal0);
+			break;
+		}
+		if (now() - t0 > wake_timeout) {
+			status("--wake-timeout reached", t0, pageoutrun0, steal0);
+			break;
+		}
+		if (grab(lock)) {
+			status("cannot allocate more", t0, pageoutrun0, steal0);
+			break;
+		}
+		if (now() - last_status >= 1) {
+			status("allocating", t0, pageoutrun0, steal0);
+			last_status = now();
+		}
+	}
+	if (!woke && vmstat("pageoutrun") > pageoutrun0) {
+		woke = 1;
+		t_wake = now();
+	}
+
+	/* hold, untouched; give chunks back whenever a zone nears its floor */
+	t_end = now() + hold;
+	while (now() < t_end) {
+		sleep_ms(100);
+		if (read_zoneinfo())
+			die("cannot read /proc/zoneinfo");
+		while ((z = zone_at_floor(margin_pages)) >= 0 && nchunks > 0) {
+			give_back();
+			backoffs++;
+			if (read_zoneinfo())
+				die("cannot read /proc/zoneinfo");
+		}
+		if (!woke && vmstat("pageoutrun") > pageoutrun0) {
+			woke = 1;
+			t_wake = now();
+		}
+		if (unreclaimable() && !was_unrecl) {
+			t_unrecl = now();
+			status("node_unreclaimable is 1: kswapd gave up", t0, pageoutrun0, steal0);
+		}
+		was_unrecl = unreclaimable();
+		if (t_unrecl > 0 && after >= 0 && t_unrecl + after < t_end)
+			t_end = t_unrecl + after;
+		if (now() - last_status >= 1) {
+			status("holding", t0, pageoutrun0, steal0);
+			last_status = now();
+		}
+	}
+	status("end", t0, pageoutrun0, steal0);
+	printf("kswapd-fail: kswapd %s", woke ? "ran" : "did not run");
+	if (woke)
+		printf(" (from t=%.1fs)", t_wake - t0);
+	if (t_unrecl > 0)
+		printf(", node unreclaimable from t=%.1fs", t_unrecl - t0);
+	printf(", %ld chunks given back to stay above the floor\n", backoffs);
+	while (nchunks > 0)
+		give_back();
+	return woke ? 0 : 3;
+}
