@@ -76,8 +76,9 @@ static int agreement_table(struct out *o, struct policy_instance *base, const st
 		   "kernel's choice (e.g. no shrinker event: not called, or nothing to free)",
 		   base->label);
 	table_note(tb, "the residual: inputs are sampled (counter samples up to one interval "
-		   "old), memcg reclaim is judged on node-wide list sizes, the anon/file cost is a "
-		   "model; see the firmness column of replay_result");
+		   "old; list sizes move by the millisecond), memcg reclaim without a sampled memcg "
+		   "is judged on node-wide lists, the refault snapshot and the anon/file cost are "
+		   "models; see the firmness column of replay_result");
 	out_table(o, tb);
 	table_free(tb);
 	return 0;
@@ -92,11 +93,11 @@ static int policy_rows(struct out *o, struct vms_db *db, int show)
 		" SUM(agrees = 0 AND firmness IN ('inferred', 'unknown'))"
 		" FROM replay_result GROUP BY policy, question ORDER BY MIN(rowid), question";
 	static const char diff_sql[] =
-		"SELECT r.policy, (d.ts - (SELECT MIN(ts) FROM decision)) / 1e9, d.reclaimer, d.pid,"
+		"WITH r AS (SELECT rowid AS rid, *, ROW_NUMBER() OVER (PARTITION BY policy"
+		"  ORDER BY rowid) AS n FROM replay_result WHERE agrees = 0)"
+		" SELECT r.policy, (d.ts - (SELECT MIN(ts) FROM decision)) / 1e9, d.reclaimer, d.pid,"
 		" d.priority, r.question, r.kernel, r.policy_answer, r.pages, r.firmness"
-		" FROM replay_result r JOIN decision d ON d.id = r.decision WHERE r.agrees = 0"
-		" AND (SELECT COUNT(*) FROM replay_result r2 WHERE r2.policy = r.policy"
-		"      AND r2.agrees = 0 AND r2.rowid < r.rowid) < ?1 ORDER BY r.rowid";
+		" FROM r JOIN decision d ON d.id = r.decision WHERE r.n <= ?1 ORDER BY r.rid";
 	static const char who_sql[] =
 		"SELECT r.policy, r.question, d.reclaimer, COUNT(*), SUM(r.agrees = 0)"
 		" FROM replay_result r JOIN decision d ON d.id = r.decision WHERE r.agrees IS NOT NULL"
@@ -136,6 +137,39 @@ static int policy_rows(struct out *o, struct vms_db *db, int show)
 		   "not have); for deactivation the active list's target at that priority");
 	table_note(t, "firm: differences resting on exact or sampled inputs; soft: on inferred "
 		   "(modelled) or unknown inputs");
+	out_table(o, t);
+	table_free(t);
+
+	/* against the baseline: what each policy changes relative to 6.18 */
+	t = table_new("replay", "vs-baseline", "Where each policy decides differently from the baseline");
+	if (!t || sqlite3_prepare_v2(sql, "SELECT b.policy, b.question, a.policy_answer, b.policy_answer,"
+				     " COUNT(*), SUM(b.pages) FROM replay_result a JOIN replay_result b"
+				     " ON a.decision = b.decision AND a.question = b.question"
+				     " WHERE a.policy = 'v6.18' AND b.policy != 'v6.18'"
+				     " AND a.policy_answer != b.policy_answer"
+				     " GROUP BY 1, 2, 3, 4 ORDER BY MIN(b.rowid), 2, 5 DESC", -1, &st, NULL)) {
+		table_free(t);
+		return vms_error("%s: %s", vms_db_path(db), sqlite3_errmsg(sql));
+	}
+	table_column(t, "policy", NULL, 0);
+	table_column(t, "question", NULL, 0);
+	table_column(t, "baseline", NULL, 0);
+	table_column(t, "policy answer", NULL, 0);
+	table_column(t, "decisions", NULL, 0);
+	table_column(t, "pages at stake", NULL, 0);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		table_row(t);
+		for (i = 0; i < 4; i++)
+			table_text(t, (const char *)sqlite3_column_text(st, i));
+		table_int(t, sqlite3_column_int64(st, 4));
+		if (sqlite3_column_type(st, 5) == SQLITE_NULL)
+			table_null(t);
+		else
+			table_int(t, sqlite3_column_int64(st, 5));
+	}
+	sqlite3_finalize(st);
+	table_note(t, "decisions where the policy's answer is not the baseline's, whatever the kernel "
+		   "did; undecidable answers included");
 	out_table(o, t);
 	table_free(t);
 

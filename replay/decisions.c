@@ -45,6 +45,10 @@ struct builder {
 	struct vms_db *db;
 	sqlite3 *sql;
 	sqlite3_stmt *vmstat_at, *values_of, *zone_sum, *meminfo_at, *insert;
+	sqlite3_stmt *memcg_at;		/* LRU sizes of the recorded memcg (memory.stat) */
+	int have_memcg;			/* the run sampled exactly one memcg */
+	char memcg_scope[512];
+	double memcg_age_ms;
 	struct sample_cache vm;
 	long long swappiness;
 	int have_swappiness;
@@ -151,6 +155,46 @@ static long long activate(const struct builder *b, int file, int *have)
 	return 0;
 }
 
+/*
+ * The memcg's LRU sizes from its last memory.stat sample at or before @ts
+ * (hierarchical total_* when present: reclaim targets the whole subtree).
+ * Return: 1 when found.
+ */
+static int memcg_lrus(struct builder *b, long long ts, struct vms_pass_input *in)
+{
+	static const char *const names[4][2] = {
+		{ "total_inactive_anon", "inactive_anon" }, { "total_active_anon", "active_anon" },
+		{ "total_inactive_file", "inactive_file" }, { "total_active_file", "active_file" },
+	};
+	struct vms_value *dst[4] = { &in->inactive_anon, &in->active_anon, &in->inactive_file,
+				     &in->active_file };
+	long long id, sts;
+	int i, k;
+
+	sqlite3_reset(b->memcg_at);
+	sqlite3_bind_int64(b->memcg_at, 1, ts);
+	sqlite3_bind_text(b->memcg_at, 2, b->memcg_scope, -1, SQLITE_STATIC);
+	if (sqlite3_step(b->memcg_at) != SQLITE_ROW)
+		return 0;
+	id = sqlite3_column_int64(b->memcg_at, 0);
+	sts = sqlite3_column_int64(b->memcg_at, 1);
+	for (i = 0; i < 4; i++) {
+		for (k = 0; k < 2; k++) {
+			sqlite3_reset(b->values_of);
+			sqlite3_bind_int64(b->values_of, 1, id);
+			sqlite3_bind_text(b->values_of, 2, names[i][k], -1, SQLITE_STATIC);
+			if (sqlite3_step(b->values_of) == SQLITE_ROW)
+				break;
+		}
+		if (k == 2)
+			return 0;
+		dst[i]->v = sqlite3_column_int64(b->values_of, 0) / (b->page_kb * 1024);
+		dst[i]->prov = VMS_PROV_SAMPLED;
+	}
+	b->memcg_age_ms = (ts - sts) / 1e6;
+	return 1;
+}
+
 static void fill_inputs(struct builder *b, struct task_state *t, struct vms_pass_input *in)
 {
 	const struct pass *p = &t->pass;
@@ -164,7 +208,10 @@ static void fill_inputs(struct builder *b, struct task_state *t, struct vms_pass
 	in->priority = p->priority;
 	in->order = t->order;
 	load_vmstat(b, p->ts);
-	if (b->vm.id >= 0) {
+	if (in->reclaimer == VMS_MEMCG && b->have_memcg && memcg_lrus(b, p->ts, in)) {
+		/* memcg limit reclaim: the memcg's own lists (memory.stat, bytes) */
+		in->sample_age_ms = b->memcg_age_ms;
+	} else if (b->vm.id >= 0) {
 		enum vms_prov lru_prov = in->reclaimer == VMS_MEMCG ? VMS_PROV_INFERRED : VMS_PROV_SAMPLED;
 
 		/* memcg reclaim: the node's lists stand in for the memcg's (no memcg id in events) */
@@ -274,7 +321,9 @@ static int insert_record(struct builder *b, struct task_state *t, const char *ki
 	BIND_VALUE(in->inactive_file);
 	BIND_VALUE(in->active_file);
 	if (in->inactive_file.prov != VMS_PROV_UNKNOWN)
-		sqlite3_bind_text(st, i, "node", -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, i, in->reclaimer == VMS_MEMCG && b->have_memcg &&
+				  in->inactive_file.prov == VMS_PROV_SAMPLED ? b->memcg_scope : "node",
+				  -1, SQLITE_STATIC);
 	i++;
 	BIND_VALUE(in->free_pages);
 	BIND_VALUE(in->high_wmark);
@@ -478,6 +527,19 @@ static int prepare(struct builder *b)
 			       " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			       -1, &b->insert, NULL))
 		return sql_fail(b, "cannot prepare the decision queries");
+	if (sqlite3_prepare_v2(b->sql, "SELECT id, ts FROM counter_sample WHERE source = 'memcg'"
+			       " AND scope = ?2 AND ts <= ?1 ORDER BY ts DESC LIMIT 1", -1,
+			       &b->memcg_at, NULL))
+		return sql_fail(b, "cannot prepare the decision queries");
+	if (!sqlite3_prepare_v2(b->sql, "SELECT MIN(scope), COUNT(DISTINCT scope) FROM counter_sample"
+				" WHERE source = 'memcg'", -1, &st, NULL)) {
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 1) == 1) {
+			snprintf(b->memcg_scope, sizeof(b->memcg_scope), "%s",
+				 (const char *)sqlite3_column_text(st, 0));
+			b->have_memcg = 1;
+		}
+		sqlite3_finalize(st);
+	}
 	b->page_kb = 4;
 	if (!sqlite3_prepare_v2(b->sql, "SELECT page_size FROM run", -1, &st, NULL)) {
 		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) >= 1024)
@@ -537,6 +599,7 @@ out:
 	sqlite3_finalize(b.values_of);
 	sqlite3_finalize(b.zone_sum);
 	sqlite3_finalize(b.meminfo_at);
+	sqlite3_finalize(b.memcg_at);
 	sqlite3_finalize(b.insert);
 	return rc;
 }

@@ -53,3 +53,4 @@ CREATE TABLE IF NOT EXISTS replay_result (
 	                               -- 'unknown'; 'undecidable' when the recording cannot tell the kernel's choice
 );
 CREATE INDEX IF NOT EXISTS replay_result_policy ON replay_result (policy, question);
+CREATE INDEX IF NOT EXISTS replay_result_decision ON replay_result (decision, question);

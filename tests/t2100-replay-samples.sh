@@ -1,0 +1,69 @@
+#!/bin/sh
+# t2100-replay-samples.sh - replay on the scenario recordings of samples/:
+# the baseline's agreement with the recorded kernel stays above a floor, and
+# the version pairs differ where the recordings give them cause. No root.
+. "$(dirname "$0")/test-lib.sh"
+
+S="$SRC_DIR/samples/traces"
+
+# agreement DB QUESTION: the baseline's agreement %, as an integer
+agreement() {
+	sql "$1" "SELECT CAST(100.0 * SUM(agrees) / COUNT(agrees) AS INT) FROM replay_result
+		WHERE policy = 'v6.18' AND question = '$2' AND agrees IS NOT NULL"
+}
+# differ DB POLICY_A POLICY_B QUESTION: decisions the two answer differently
+differ() {
+	sql "$1" "SELECT COUNT(*) FROM replay_result a JOIN replay_result b
+		ON a.decision = b.decision AND a.question = b.question
+		WHERE a.policy = '$2' AND b.policy = '$3' AND a.question = '$4'
+		AND a.policy_answer != b.policy_answer"
+}
+
+test_expect_success SQLITE3 'thrash: baseline agrees, and the 2019 refault fix differs from 4.12' '
+	xz -dc "$S/thrash.db.xz" > thrash.db &&
+	vmscope replay thrash.db -p v4.12-actual-reclaim > out.txt &&
+	test "$(sql thrash.db "SELECT COUNT(*) FROM decision WHERE kind = \"pass\"")" -gt 10000 &&
+	# memcg reclaim judged on the memcg s own lists (memory.stat was sampled)
+	test "$(sql thrash.db "SELECT COUNT(*) FROM decision WHERE lru_scope LIKE \"/sys/fs/cgroup/memory/%\"")" -gt 10000 &&
+	test "$(agreement thrash.db scan_balance)" -ge 90 &&
+	test "$(agreement thrash.db deactivate_file)" -ge 95 &&
+	# with file refaults, 6.18 turns cache_trim_mode off and scans anon too; 4.12 stays on file
+	test "$(differ thrash.db v6.18 v4.12-actual-reclaim scan_balance)" -gt 0 &&
+	test "$(sql thrash.db "SELECT COUNT(*) FROM replay_result a JOIN replay_result b
+		ON a.decision = b.decision AND a.question = b.question
+		WHERE a.policy = \"v6.18\" AND b.policy = \"v4.12-actual-reclaim\"
+		AND a.policy_answer = \"anon+file\" AND b.policy_answer = \"file\"")" -gt 0 &&
+	grep -q "Where each policy decides differently from the baseline" out.txt
+'
+
+test_expect_success SQLITE3 'smallfiles: baseline agrees; no boost in memcg reclaim, so the boost/slab pair agrees' '
+	xz -dc "$S/smallfiles.db.xz" > smallfiles.db &&
+	vmscope replay smallfiles.db -p v5.0-boost-noslab -p v5.3-boost-slab > /dev/null &&
+	test "$(agreement smallfiles.db scan_balance)" -ge 95 &&
+	test "$(agreement smallfiles.db shrink_slab)" -ge 95 &&
+	assert_eq "$(sql smallfiles.db "SELECT COALESCE(MAX(boost), 0) FROM decision")" 0 "boost" &&
+	assert_eq "$(differ smallfiles.db v5.0-boost-noslab v5.3-boost-slab shrink_slab)" 0
+'
+
+test_expect_success SQLITE3 'kswapd-fail: failed kswapd runs; 6.9 retries where 6.8 counts a failure' '
+	xz -dc "$S/kswapd-fail.db.xz" > kswapd-fail.db &&
+	vmscope replay kswapd-fail.db -p v6.8-cache-trim -p v6.9-cache-trim-retry > /dev/null &&
+	test "$(sql kswapd-fail.db "SELECT COUNT(*) FROM decision WHERE kind = \"kswapd_run\" AND reclaimed = 0")" -ge 16 &&
+	test "$(agreement kswapd-fail.db kswapd_retry)" -ge 95 &&
+	test "$(differ kswapd-fail.db v6.8-cache-trim v6.9-cache-trim-retry kswapd_retry)" -gt 0
+'
+
+test_expect_success SQLITE3 'sparse-mmap: the baseline agreement is reported for every question asked' '
+	xz -dc "$S/sparse-mmap.db.xz" > sparse-mmap.db &&
+	vmscope replay sparse-mmap.db -p v6.18 --format json > out.json &&
+	python3 -c "
+import json
+d = json.load(open(\"out.json\"))
+t = [t for t in d[\"tables\"] if t[\"table\"] == \"agreement\"][0]
+rows = {r[0]: r for r in t[\"rows\"]}
+assert rows[\"scan_balance\"][1] > 1000, rows
+assert rows[\"scan_balance\"][4] >= 75, rows
+"
+'
+
+test_done
