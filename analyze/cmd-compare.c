@@ -77,24 +77,7 @@ static int init_run(struct run *r, double from_s, double to_s, int has_from, int
 	struct report_ctx *ctx = &r->ctx;
 	long long v, lo, hi;
 
-	ctx->sql = vms_db_sql(ctx->db);
-	if (report_int(ctx, "SELECT start_ts FROM run", &v) == 0)
-		ctx->run_start = v;
-	else if (report_int(ctx, "SELECT MIN(ts) FROM counter_sample", &v) == 0)
-		ctx->run_start = v;
-	if (report_int(ctx, "SELECT end_ts FROM run", &v) == 0)
-		ctx->run_end = v;
-	else if (report_int(ctx, "SELECT MAX(ts) FROM counter_sample", &v) == 0)
-		ctx->run_end = v;
-	/* counters may extend past the events: the window covers both */
-	if (report_int(ctx, "SELECT MIN(ts) FROM counter_sample", &v) == 0 && v < ctx->run_start)
-		ctx->run_start = v;
-	if (report_int(ctx, "SELECT MAX(ts) FROM counter_sample", &v) == 0 && v > ctx->run_end)
-		ctx->run_end = v;
-	ctx->has_counters = report_int(ctx, "SELECT 1 FROM counter_sample WHERE source = 'vmstat'"
-				       " LIMIT 1", &v) == 0;
-	ctx->from = has_from ? ctx->run_start + (long long)(from_s * 1e9) : ctx->run_start;
-	ctx->to = has_to ? ctx->run_start + (long long)(to_s * 1e9) : ctx->run_end;
+	report_ctx_window(ctx, from_s, to_s, has_from, has_to);
 	if (ctx->to < ctx->from)	/* --from past the end of this run: an empty window */
 		ctx->to = ctx->from;
 	lo = ctx->from > ctx->run_start ? ctx->from : ctx->run_start;

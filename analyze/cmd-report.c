@@ -52,26 +52,7 @@ static const struct report_section *find_section(const char *name)
 /* Window and run facts every section needs. */
 static int init_ctx(struct report_ctx *ctx, double from_s, double to_s, int has_from, int has_to)
 {
-	long long v;
-
-	ctx->sql = vms_db_sql(ctx->db);
-	if (report_int(ctx, "SELECT start_ts FROM run", &v) == 0)
-		ctx->run_start = v;
-	else if (report_int(ctx, "SELECT MIN(ts) FROM counter_sample", &v) == 0)
-		ctx->run_start = v;
-	if (report_int(ctx, "SELECT end_ts FROM run", &v) == 0)
-		ctx->run_end = v;
-	else if (report_int(ctx, "SELECT MAX(ts) FROM counter_sample", &v) == 0)
-		ctx->run_end = v;
-	/* counters may extend past the events: the window covers both */
-	if (report_int(ctx, "SELECT MIN(ts) FROM counter_sample", &v) == 0 && v < ctx->run_start)
-		ctx->run_start = v;
-	if (report_int(ctx, "SELECT MAX(ts) FROM counter_sample", &v) == 0 && v > ctx->run_end)
-		ctx->run_end = v;
-	ctx->has_counters = report_int(ctx, "SELECT 1 FROM counter_sample WHERE source = 'vmstat'"
-				       " LIMIT 1", &v) == 0;
-	ctx->from = has_from ? ctx->run_start + (long long)(from_s * 1e9) : ctx->run_start;
-	ctx->to = has_to ? ctx->run_start + (long long)(to_s * 1e9) : ctx->run_end;
+	report_ctx_window(ctx, from_s, to_s, has_from, has_to);
 	if (has_from && ctx->from > ctx->run_end)
 		return vms_error("--from %.3f is after the end of the run (%.3f s long)", from_s,
 				 report_rel_s(ctx, ctx->run_end));

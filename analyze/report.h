@@ -51,6 +51,15 @@ int report_audit(struct report_ctx *ctx, struct out *o);
 
 /* --- helpers shared by the sections (report-util.c) --- */
 
+/*
+ * Set ctx->sql, the run's bounds (first and last event or counter sample,
+ * whichever is earlier/later), has_counters, and the window [from, to] from
+ * seconds after the start (the whole run when not given). ctx->db must be
+ * open. Callers check the window against the run themselves.
+ */
+void report_ctx_window(struct report_ctx *ctx, double from_s, double to_s, int has_from,
+		       int has_to);
+
 /* Prepare @sql and bind ?1 = ctx->from, ?2 = ctx->to. Return: statement or NULL (vms_error set). */
 sqlite3_stmt *report_prepare(struct report_ctx *ctx, const char *sql);
 /* First column of the first row as an integer; Return: 0, 1 when no row/NULL, -1 on error. */

@@ -73,26 +73,9 @@ int plot_run_open(struct plot_run *r, const char *path, double from_s, double to
 	ctx->db = vms_db_open(path, VMS_OPEN_READONLY);
 	if (!ctx->db)
 		return -1;
-	ctx->sql = vms_db_sql(ctx->db);
-	/* the window logic of `vmscope report` (analyze/cmd-report.c: init_ctx) */
-	if (report_int(ctx, "SELECT start_ts FROM run", &v) == 0)
-		ctx->run_start = v;
-	else if (report_int(ctx, "SELECT MIN(ts) FROM counter_sample", &v) == 0)
-		ctx->run_start = v;
-	if (report_int(ctx, "SELECT end_ts FROM run", &v) == 0)
-		ctx->run_end = v;
-	else if (report_int(ctx, "SELECT MAX(ts) FROM counter_sample", &v) == 0)
-		ctx->run_end = v;
-	if (report_int(ctx, "SELECT MIN(ts) FROM counter_sample", &v) == 0 && v < ctx->run_start)
-		ctx->run_start = v;
-	if (report_int(ctx, "SELECT MAX(ts) FROM counter_sample", &v) == 0 && v > ctx->run_end)
-		ctx->run_end = v;
-	ctx->has_counters = report_int(ctx, "SELECT 1 FROM counter_sample WHERE source = 'vmstat'"
-				       " LIMIT 1", &v) == 0;
+	report_ctx_window(ctx, from_s, to_s, has_from, has_to);	/* as `vmscope report` */
 	if (report_int(ctx, "SELECT page_size FROM run", &v) == 0 && v > 0)
 		r->page_size = v;
-	ctx->from = has_from ? ctx->run_start + (long long)(from_s * 1e9) : ctx->run_start;
-	ctx->to = has_to ? ctx->run_start + (long long)(to_s * 1e9) : ctx->run_end;
 	if (ctx->to < ctx->from) {
 		vms_error("--to %.3f is before --from %.3f", to_s, from_s);
 		plot_run_close(r);
