@@ -197,7 +197,7 @@ int cmd_record(int argc, const char **argv)
 	if (counters_store_sysctls(db))
 		goto fail_db;
 	counters = counters_new(db, memcg);
-	if (!counters)
+	if (!counters || (memcg && counters_store_memcg_swappiness(db, memcg)))
 		goto fail_db;
 	live = live_open(&lopt, db, sink);
 	if (!live)

@@ -331,6 +331,34 @@ int counters_sample(struct counters *c)
 	return 0;
 }
 
+/*
+ * A memcg's own swappiness (cgroup v1 memory.swappiness): memcg limit reclaim
+ * uses it instead of vm.swappiness. Stored as sysctl 'memcg.swappiness'.
+ */
+int counters_store_memcg_swappiness(struct vms_db *db, const char *memcg_dir)
+{
+	char path[4096], value[64];
+	sqlite3_stmt *st;
+	FILE *f;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/memory.swappiness", memcg_dir);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;	/* cgroup v2 has none */
+	if (fgets(value, sizeof(value), f) &&
+	    !sqlite3_prepare_v2(vms_db_sql(db), "INSERT OR REPLACE INTO sysctl VALUES"
+				" ('memcg.swappiness', ?)", -1, &st, NULL)) {
+		value[strcspn(value, "\n")] = '\0';
+		sqlite3_bind_text(st, 1, value, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = vms_error("%s: cannot store memcg.swappiness", vms_db_path(db));
+		sqlite3_finalize(st);
+	}
+	fclose(f);
+	return rc;
+}
+
 /* Reclaim-shaping sysctls, stored once at the start of a recording. */
 static const char *const sysctls[] = {
 	"vm/swappiness", "vm/watermark_boost_factor", "vm/watermark_scale_factor",

@@ -20,6 +20,8 @@ int counters_sample(struct counters *c);
 uint64_t counters_samples(const struct counters *c);
 /* Store the reclaim-shaping sysctls in the sysctl table. Return: 0 or -1. */
 int counters_store_sysctls(struct vms_db *db);
+/* Store a cgroup v1 memcg's memory.swappiness as 'memcg.swappiness'. Return: 0 or -1. */
+int counters_store_memcg_swappiness(struct vms_db *db, const char *memcg_dir);
 /* Return: CLOCK_MONOTONIC in ns (the `mono` trace clock). */
 uint64_t counters_now_ns(void);
 

@@ -52,6 +52,8 @@ struct builder {
 	struct sample_cache vm;
 	long long swappiness;
 	int have_swappiness;
+	long long memcg_swappiness;	/* cgroup v1 memory.swappiness of the recorded memcg */
+	int have_memcg_swappiness;
 	long long page_kb;
 	long records;
 	/* per node: refault snapshot at the end of the previous cycle */
@@ -239,8 +241,11 @@ static void fill_inputs(struct builder *b, struct task_state *t, struct vms_pass
 		set(&in->boost, v, VMS_PROV_SAMPLED);
 	else
 		set(&in->boost, 0, VMS_PROV_UNKNOWN);
-	set(&in->swappiness, b->have_swappiness ? b->swappiness : 60,
-	    b->have_swappiness ? VMS_PROV_SAMPLED : VMS_PROV_UNKNOWN);
+	if (in->reclaimer == VMS_MEMCG && b->have_memcg_swappiness)
+		set(&in->swappiness, b->memcg_swappiness, VMS_PROV_SAMPLED);	/* v1: the memcg's own */
+	else
+		set(&in->swappiness, b->have_swappiness ? b->swappiness : 60,
+		    b->have_swappiness ? VMS_PROV_SAMPLED : VMS_PROV_UNKNOWN);
 	sqlite3_reset(b->meminfo_at);
 	sqlite3_bind_int64(b->meminfo_at, 1, p->ts);
 	if (sqlite3_step(b->meminfo_at) == SQLITE_ROW)
@@ -552,6 +557,14 @@ static int prepare(struct builder *b)
 			v = sqlite3_column_int64(st, 0);
 			b->swappiness = v;
 			b->have_swappiness = 1;
+		}
+		sqlite3_finalize(st);
+	}
+	if (!sqlite3_prepare_v2(b->sql, "SELECT value FROM sysctl WHERE name = 'memcg.swappiness'",
+				-1, &st, NULL)) {
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			b->memcg_swappiness = sqlite3_column_int64(st, 0);
+			b->have_memcg_swappiness = 1;
 		}
 		sqlite3_finalize(st);
 	}

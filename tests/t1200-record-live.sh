@@ -87,6 +87,7 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'counters are sampled on the trac
 	# memcg pgscan grows over the recording
 	test "$(sql v.db "SELECT MAX(value) - MIN(value) FROM counter WHERE source = \"memcg\" AND name = \"total_pgpgout\"")" -gt 0 &&
 	test "$(sql v.db "SELECT value FROM sysctl WHERE name = \"vm.swappiness\"")" = "$(cat /proc/sys/vm/swappiness)" &&
+	test "$(sql v.db "SELECT value FROM sysctl WHERE name = \"memcg.swappiness\"")" = "$(cat $CG/memory.swappiness)" &&
 	test "$(sql v.db "SELECT kernel_release FROM run")" = "$(uname -r)" &&
 	no_instance_left
 '
