@@ -39,7 +39,8 @@ workload() {
 		for r in 1 2; do cat $work/f1 > /dev/null & cat $work/f2 > /dev/null; wait; done"
 }
 
-cpu_of() { awk '{ print $1 + $2 }' "$1"; }
+# the last line: time prefixes 'Command exited with non-zero status N' when it does
+cpu_of() { tail -n 1 "$1" | awk '{ print $1 + $2 }'; }
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
@@ -52,7 +53,8 @@ for round in $(seq "$ROUNDS"); do
 	sleep 1
 	workload
 	sleep 0.5
-	kill -INT "$rec"
+	# /usr/bin/time ignores SIGINT: signal the recorder it runs
+	pkill -INT -P "$rec"
 	wait "$rec" || true
 	cpu_of "$work/cpu" >> "$work/v.cpu"
 	sqlite3 "$work/v.db" "SELECT events FROM run" >> "$work/v.ev"
@@ -66,7 +68,7 @@ for round in $(seq "$ROUNDS"); do
 	sleep 1
 	workload
 	sleep 0.5
-	kill -INT "$rec"
+	pkill -INT -P "$rec"
 	wait "$rec" || true
 	rmdir /sys/kernel/tracing/instances/$TCI 2>/dev/null || true
 	cpu_of "$work/cpu" >> "$work/t.cpu"
