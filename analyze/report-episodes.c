@@ -15,7 +15,7 @@
  *
  * Percentiles are nearest-rank: the p-th percentile of n values sorted in
  * ascending order is the value of rank ceil(p * n / 100) (1-based), computed
- * in integers in pct() below; only complete episodes have a duration.
+ * in integers in report_percentile() below; only complete episodes have a duration.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -820,21 +820,6 @@ static int episodes_table(struct report_ctx *ctx, struct out *o, struct episode 
 
 /* --- aggregates ------------------------------------------------------- */
 
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Nearest rank: the value of rank ceil(p * n / 100) of @v sorted ascending. */
-static long long pct(const long long *v, int n, int p)
-{
-	long long rank = ((long long)p * n + 99) / 100;
-
-	return v[rank < 1 ? 0 : rank - 1];
-}
-
 struct group {
 	const struct episode *first;
 	int episodes, complete, cut;
@@ -920,7 +905,7 @@ static int make_groups(struct episode *ep, int n, int (*cmp)(const void *, const
 		cur->reclaimed += e->reclaimed;
 	}
 	for (i = 0; i < ng; i++)
-		qsort(g[i].dur, g[i].complete, sizeof(long long), cmp_ll);
+		qsort(g[i].dur, g[i].complete, sizeof(long long), report_cmp_ll);
 	free(p);
 	*out = g;
 	return ng;
@@ -952,7 +937,7 @@ static void group_cells(struct table *t, const struct group *g, const struct ava
 	table_real(t, g->total_ns / 1e6);
 	for (k = 0; k < 3; k++)
 		if (g->complete)
-			table_real(t, pct(g->dur, g->complete, ps[k]) / 1e6);
+			table_real(t, report_percentile(g->dur, g->complete, ps[k]) / 1e6);
 		else
 			table_null(t);
 	if (g->complete)

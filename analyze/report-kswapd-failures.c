@@ -915,13 +915,6 @@ struct dgroup {
 	int npids, apids;
 };
 
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static int close_dgroup(struct report_ctx *ctx, struct episodes *eps, struct dgroup *g)
 {
 	struct vms_buf ev = { 0 };
@@ -930,7 +923,7 @@ static int close_dgroup(struct report_ctx *ctx, struct episodes *eps, struct dgr
 	if (!g->active)
 		return 0;
 	g->active = 0;
-	qsort(g->pids, g->npids, sizeof(*g->pids), cmp_ll);
+	qsort(g->pids, g->npids, sizeof(*g->pids), report_cmp_ll);
 	for (i = 0; i < g->npids; i++)
 		if (!i || g->pids[i] != g->pids[i - 1])
 			tasks++;

@@ -157,21 +157,6 @@ static void reason_name(const struct vocab *v, int nv, long long reason, char *b
 		snprintf(buf + n, n < len ? len - n : 0, "%s0x%llx", n ? "|" : "", left);
 }
 
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Nearest rank: the value of rank ceil(p * n / 100) of @v sorted ascending. */
-static long long pct(const long long *v, int n, int p)
-{
-	long long rank = ((long long)p * n + 99) / 100;
-
-	return v[rank < 1 ? 0 : rank - 1];
-}
-
 /* Grouping: sleeps that compare equal under the key are one row. */
 static int by_reason(const struct sleep *a, const struct sleep *b)
 {
@@ -248,7 +233,7 @@ static int make_groups(struct sleep *s, int n, int (*key)(const struct sleep *, 
 			cur->reasons |= p[i]->reason;
 	}
 	for (i = 0; i < ng; i++)
-		qsort(g[i].delays, g[i].n, sizeof(long long), cmp_ll);
+		qsort(g[i].delays, g[i].n, sizeof(long long), report_cmp_ll);
 	free(p);
 	if (!ng)
 		free(d);
@@ -291,9 +276,9 @@ static void delay_cells(struct table *t, const struct group *g)
 {
 	table_int(t, g->n);
 	table_real(t, g->total / 1e3);
-	table_real(t, pct(g->delays, g->n, 50) / 1e3);
-	table_real(t, pct(g->delays, g->n, 90) / 1e3);
-	table_real(t, pct(g->delays, g->n, 99) / 1e3);
+	table_real(t, report_percentile(g->delays, g->n, 50) / 1e3);
+	table_real(t, report_percentile(g->delays, g->n, 90) / 1e3);
+	table_real(t, report_percentile(g->delays, g->n, 99) / 1e3);
 	table_real(t, g->delays[g->n - 1] / 1e3);
 	table_real(t, g->max_timeout / 1e3);
 	table_int(t, g->full);

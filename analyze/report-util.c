@@ -122,3 +122,17 @@ void report_ctx_window(struct report_ctx *ctx, double from_s, double to_s, int h
 	ctx->from = has_from ? ctx->run_start + (long long)(from_s * 1e9) : ctx->run_start;
 	ctx->to = has_to ? ctx->run_start + (long long)(to_s * 1e9) : ctx->run_end;
 }
+
+int report_cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+long long report_percentile(const long long *v, int n, int p)
+{
+	long long rank = ((long long)p * n + 99) / 100;
+
+	return v[rank < 1 ? 0 : rank - 1];
+}

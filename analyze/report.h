@@ -64,6 +64,10 @@ void report_ctx_window(struct report_ctx *ctx, double from_s, double to_s, int h
 sqlite3_stmt *report_prepare(struct report_ctx *ctx, const char *sql);
 /* First column of the first row as an integer; Return: 0, 1 when no row/NULL, -1 on error. */
 int report_int(struct report_ctx *ctx, const char *sql, long long *out);
+/* qsort() comparison of long longs, ascending. */
+int report_cmp_ll(const void *a, const void *b);
+/* Nearest rank: the value of rank ceil(p * n / 100) of @v (n > 0) sorted ascending. */
+long long report_percentile(const long long *v, int n, int p);
 /* Seconds from the start of the run for an absolute ns timestamp. */
 double report_rel_s(const struct report_ctx *ctx, long long ts);
 /*
