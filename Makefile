@@ -156,8 +156,10 @@ SAMPLE = samples/traces/memcg-fileread.dat
 demo-run: all
 	./vmscope import -f -o sample.db $(SAMPLE)
 	./vmscope info sample.db
-	./vmscope report sample.db vmstat episodes --table per-task
-	./vmscope replay sample.db --policy v6.18
+	./vmscope report sample.db episodes --table per-task
+	xz -dc samples/traces/thrash.db.xz > thrash.db
+	./vmscope report thrash.db vmstat
+	./vmscope replay thrash.db --policy v4.12-actual-reclaim --show 5
 
 test: check
 
