@@ -37,6 +37,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#define WORKLOAD "kswapd-fail"
+#include "workload.h"
+
 static const char usage[] =
 	"usage: kswapd-fail [options]\n"
 	"\n"
@@ -72,35 +75,6 @@ static long page_kb;
 static void *chunks[MAX_CHUNKS];
 static int nchunks;
 static size_t chunk_len;
-
-static void die(const char *what)
-{
-	fprintf(stderr, "kswapd-fail: error: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static long parse_num(const char *opt, const char *s, long min)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min) {
-		fprintf(stderr, "kswapd-fail: error: %s needs a number >= %ld, not '%s'\n", opt, min,
-			s);
-		exit(2);
-	}
-	return v;
-}
 
 /*
  * Read the populated zones of /proc/zoneinfo (managed > 0). protect_top is
@@ -327,7 +301,7 @@ int main(int argc, char **argv)
 	margin_pages = margin_mib * 1024 / page_kb;
 	if (read_zoneinfo()) {
 		errno = errno ? errno : ENOENT;
-		die("cannot read the zones of /proc/zoneinfo");
+		die("cannot read the zones of /proc/zoneinfo", NULL);
 	}
 	for (i = 1; i < nzones; i++)
 		if (zones[i].managed > zones[big].managed)
@@ -350,7 +324,7 @@ int main(int argc, char **argv)
 	/* allocate until every zone is below low and kswapd has run */
 	for (;;) {
 		if (read_zoneinfo())
-			die("cannot read /proc/zoneinfo");
+			die("cannot read /proc/zoneinfo", NULL);
 		z = zone_at_floor(margin_pages);
 		if (z >= 0) {
 			status("safety floor reached, allocation stopped", t0, pageoutrun0, steal0);
@@ -394,12 +368,12 @@ int main(int argc, char **argv)
 	while (now() < t_end) {
 		sleep_ms(100);
 		if (read_zoneinfo())
-			die("cannot read /proc/zoneinfo");
+			die("cannot read /proc/zoneinfo", NULL);
 		while ((z = zone_at_floor(margin_pages)) >= 0 && nchunks > 0) {
 			give_back();
 			backoffs++;
 			if (read_zoneinfo())
-				die("cannot read /proc/zoneinfo");
+				die("cannot read /proc/zoneinfo", NULL);
 		}
 		if (!woke && vmstat("pageoutrun") > pageoutrun0) {
 			woke = 1;

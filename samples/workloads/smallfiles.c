@@ -28,6 +28,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#define WORKLOAD "smallfiles"
+#include "workload.h"
+
 static const char usage[] =
 	"usage: smallfiles --dir DIR [options]\n"
 	"\n"
@@ -43,35 +46,6 @@ static const char usage[] =
 	"  -h, --help        this help\n"
 	"\n"
 	"Exit status: 0 done, 1 error, 2 usage error.\n";
-
-static void die(const char *what, const char *arg)
-{
-	fprintf(stderr, "smallfiles: error: %s%s%s: %s\n", what, arg ? " " : "", arg ? arg : "",
-		strerror(errno));
-	exit(1);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static long parse_num(const char *opt, const char *s, long min)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min) {
-		fprintf(stderr, "smallfiles: error: %s needs a number >= %ld, not '%s'\n", opt, min, s);
-		exit(2);
-	}
-	return v;
-}
 
 /* Slab, SReclaimable and Cached of /proc/meminfo in MiB (-1 if unreadable). */
 static void meminfo(double *slab, double *srecl, double *cached)

@@ -36,6 +36,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#define WORKLOAD "sparse-mmap"
+#include "workload.h"
+
 static const char usage[] =
 	"usage: sparse-mmap --file PATH [options]\n"
 	"\n"
@@ -53,34 +56,12 @@ static const char usage[] =
 	"\n"
 	"Exit status: 0 done, 1 error, 2 usage error.\n";
 
-static void die(const char *what, const char *arg)
-{
-	fprintf(stderr, "sparse-mmap: error: %s%s%s: %s\n", what, arg ? " " : "", arg ? arg : "",
-		strerror(errno));
-	exit(1);
-}
-
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-static long parse_num(const char *opt, const char *s, long min)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min) {
-		fprintf(stderr, "sparse-mmap: error: %s needs a number >= %ld, not '%s'\n", opt, min,
-			s);
-		exit(2);
-	}
-	return v;
 }
 
 static int cmp_u32(const void *a, const void *b)

@@ -35,6 +35,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#define WORKLOAD "thrash"
+#include "workload.h"
+
 static const char usage[] =
 	"usage: thrash --file PATH [options]\n"
 	"       thrash --create --file PATH --file-mib N\n"
@@ -52,41 +55,12 @@ static const char usage[] =
 	"\n"
 	"Exit status: 0 done, 1 error, 2 usage error.\n";
 
-static void die(const char *what, const char *arg)
-{
-	fprintf(stderr, "thrash: error: %s%s%s: %s\n", what, arg ? " " : "", arg ? arg : "",
-		strerror(errno));
-	exit(1);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static long majflt(void)
 {
 	struct rusage ru;
 
 	getrusage(RUSAGE_SELF, &ru);
 	return ru.ru_majflt;
-}
-
-static long parse_num(const char *opt, const char *s, long min)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min) {
-		fprintf(stderr, "thrash: error: %s needs a number >= %ld, not '%s'\n", opt, min, s);
-		exit(2);
-	}
-	return v;
 }
 
 static int create_file(const char *path, long mib)
