@@ -97,6 +97,9 @@ LIB_OBJS += record/decode.o
 LIB_OBJS += record/import-dat.o
 LIB_OBJS += record/import-text.o
 LIB_OBJS += record/live.o
+LIB_OBJS += record/spool.o
+LIB_OBJS += record/spool-decode.o
+LIB_OBJS += record/recover.o
 LIB_OBJS += record/text-line.o
 LIB_OBJS += record/text-payload.o
 

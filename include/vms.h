@@ -69,6 +69,12 @@ struct vms_db *vms_db_create(const char *path, int overwrite, const char *source
  * Return: handle (caller frees with vms_db_close()), or NULL with vms_error set.
  */
 struct vms_db *vms_db_open(const char *path, int flags);
+/*
+ * vms_db_resume() - reopen for writing a live recording whose recorder died
+ * (run.status still 'recording'), to store more and finish it.
+ * Return: handle, or NULL with vms_error set.
+ */
+struct vms_db *vms_db_resume(const char *path);
 void vms_db_close(struct vms_db *db);
 /* Return: the sqlite handle; must *not* be closed by the caller. */
 struct sqlite3 *vms_db_sql(struct vms_db *db);

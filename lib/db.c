@@ -279,6 +279,35 @@ int vms_db_set_run_int(struct vms_db *db, const char *column, long long value)
 	return rc == SQLITE_DONE ? 0 : sql_error(db, "cannot update the run row");
 }
 
+struct vms_db *vms_db_resume(const char *path)
+{
+	struct vms_db *db = vms_db_open(path, VMS_OPEN_ANY_STATUS);
+	char *status = NULL;
+	sqlite3_stmt *st;
+
+	if (!db)
+		return NULL;
+	if (!sqlite3_prepare_v2(db->sql, "SELECT status FROM run", -1, &st, NULL)) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			status = strdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	if (!status || strcmp(status, "recording")) {
+		vms_error("'%s' is not a recording that was cut off (its run is '%s')", path,
+			  status ? status : "unreadable");
+		goto err;
+	}
+	if (vms_db_exec(db, "PRAGMA synchronous = OFF; BEGIN"))
+		goto err;
+	db->writing = 1;
+	free(status);
+	return db;
+err:
+	free(status);
+	vms_db_close(db);
+	return NULL;
+}
+
 int vms_db_commit(struct vms_db *db)
 {
 	if (!db->writing)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -20,9 +21,11 @@
 #include "cli.h"
 #include "counters.h"
 #include "live.h"
+#include "recover.h"
 
 static const char record_usage[] =
 	"usage: vmscope record -o DB [options] [-- COMMAND [ARGS...]]\n"
+	"   or: vmscope record --recover DB\n"
 	"\n"
 	"Record the kernel's reclaim live: vmscan and writeback trace events (and\n"
 	"kmem:mm_page_alloc_extfrag) from a private tracefs instance, plus /proc/vmstat,\n"
@@ -38,7 +41,13 @@ static const char record_usage[] =
 	"  -m, --memcg PATH      also sample PATH/memory.stat (cgroup v1 or v2 directory)\n"
 	"  -b, --buffer-kb KB    ring buffer per CPU (default 16384)\n"
 	"  -q, --quiet           no live status line and no summary\n"
+	"      --recover DB      decode the pages a recorder that died (SIGKILL, crash)\n"
+	"                        left next to DB (DB.spool-PID) and finish DB\n"
 	"  -h, --help            this help\n"
+	"\n"
+	"While recording, vmscope only copies the ring-buffer pages into DB.spool-PID\n"
+	"(as cheap as trace-cmd record); when the recording stops they are decoded\n"
+	"into DB, with a progress line, and the spool is deleted.\n"
 	"\n"
 	"With -- COMMAND, records while COMMAND runs (COMMAND is not moved into a\n"
 	"memcg: -m only samples one) and exits with its exit status; a recording\n"
@@ -65,18 +74,15 @@ static int parse_number(const char *s, double *out)
 	return *s && !*end && *out >= 0 ? 0 : -1;
 }
 
-static long long file_size(const char *path)
+/* User and system CPU this process has used so far, seconds. */
+static double cpu_seconds(void)
 {
-	struct stat st;
-	char wal[4096];
-	long long n = 0;
+	struct rusage ru;
 
-	if (!stat(path, &st))
-		n += st.st_size;
-	snprintf(wal, sizeof(wal), "%s-wal", path);
-	if (!stat(wal, &st))
-		n += st.st_size;
-	return n;
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
 static pid_t start_command(const char **argv)
@@ -102,9 +108,9 @@ static pid_t start_command(const char **argv)
 int cmd_record(int argc, const char **argv)
 {
 	struct live_options lopt = { .buffer_kb = 16384 };
-	const char *output = NULL, *memcg = NULL, **command = NULL;
-	double duration = 0, interval_ms = 100, t0, last_status = 0, last_commit;
-	int force = 0, quiet = 0, rc = 1, child_status = 0, i, tty = isatty(2);
+	const char *output = NULL, *memcg = NULL, **command = NULL, *recover = NULL;
+	double duration = 0, interval_ms = 100, t0, last_status = 0, last_commit, capture_cpu;
+	int force = 0, quiet = 0, rc = 1, child_status = 0, i, tty = isatty(2), decode_tried = 0;
 	struct live_session *live = NULL;
 	struct counters *counters = NULL;
 	struct vms_sink *sink = NULL;
@@ -142,6 +148,8 @@ int cmd_record(int argc, const char **argv)
 			if (parse_number(argv[++i], &interval_ms))
 				goto bad_number;
 		}
+		else if (!strcmp(a, "--recover") && i + 1 < argc)
+			recover = argv[++i];
 		else if ((!strcmp(a, "-m") || !strcmp(a, "--memcg")) && i + 1 < argc)
 			memcg = argv[++i];
 		else if ((!strcmp(a, "-b") || !strcmp(a, "--buffer-kb")) && i + 1 < argc) {
@@ -154,6 +162,19 @@ int cmd_record(int argc, const char **argv)
 			free(lopt.events);
 			return usage_error(record_usage, "unknown or incomplete option '%s'", a);
 		}
+	}
+	if (recover) {
+		uint64_t n;
+
+		free(lopt.events);
+		if (output || command)
+			return usage_error(record_usage, "--recover takes no -o and no command");
+		if (record_recover(recover, quiet, &n))
+			return error_last();
+		if (!quiet)
+			note("recovered %llu events into %s (run marked incomplete: see vmscope info)",
+			     (unsigned long long)n, recover);
+		return 0;
 	}
 	if (!output || (command && !command[0]) || interval_ms < 1 || duration < 0) {
 		free(lopt.events);
@@ -235,11 +256,10 @@ int cmd_record(int argc, const char **argv)
 		if (!quiet && tty && now - last_status >= 0.5) {
 			double el = now - t0;
 
-			fprintf(stderr, "\rrecording %.1f s: %llu events (%.0f/s), lost %llu, %.1f MB\033[K",
-				el, (unsigned long long)live_events(live),
+			fprintf(stderr, "\rrecording %.1f s: %llu events (%.0f/s), lost %llu, "
+				"%.1f MB of pages\033[K", el, (unsigned long long)live_events(live),
 				el > 0 ? live_events(live) / el : 0.0,
-				(unsigned long long)vms_sink_lost_total(sink),
-				file_size(output) / 1e6);
+				(unsigned long long)live_lost_seen(live), live_spool_bytes(live) / 1e6);
 			last_status = now;
 		}
 		now = vms_now();
@@ -251,8 +271,11 @@ int cmd_record(int argc, const char **argv)
 	}
 	if (!quiet && tty)
 		fprintf(stderr, "\r\033[K");
-	if (counters_sample(counters) || live_stop(live) || live_store_losses(live, db) ||
-	    vms_sink_finish(sink) || vms_db_finish(db, NULL))
+	if (counters_sample(counters) || live_stop(live) || live_store_losses(live, db))
+		goto fail_live;
+	capture_cpu = cpu_seconds();
+	decode_tried = 1;
+	if (live_decode(live, quiet) || vms_sink_finish(sink) || vms_db_finish(db, NULL))
 		goto fail_live;
 	if (!quiet) {
 		note("recorded %llu events and %llu counter samples into %s%s%s%s",
@@ -260,6 +283,8 @@ int cmd_record(int argc, const char **argv)
 		     (unsigned long long)counters_samples(counters), output,
 		     stop_signal ? " (stopped by " : "", stop_signal ? strsignal(stop_signal) : "",
 		     stop_signal ? ")" : "");
+		note("CPU time: %.2f s while recording, %.2f s decoding after it",
+		     capture_cpu, cpu_seconds() - capture_cpu);
 		if (vms_sink_lost_total(sink))
 			note("the kernel lost %llu events (table lost_events): enlarge --buffer-kb "
 			     "or shorten --interval", (unsigned long long)vms_sink_lost_total(sink));
@@ -283,6 +308,13 @@ fail_live:
 		char detail[512];
 
 		snprintf(detail, sizeof(detail), "recording stopped by an error: %s", vms_last_error());
+		/* the pages spooled before the error are decoded all the same */
+		if (!decode_tried) {
+			if (live_stop(live))
+				error_last();
+			if (live_decode(live, quiet))
+				error_last();
+		}
 		vms_sink_finish(sink);
 		vms_db_finish(db, detail);
 	}

@@ -3,14 +3,15 @@
  * live.c - a live tracing session for `vmscope record`: a private tracefs
  * instance (so another tracer, trace-cmd or perf, neither disturbs nor is
  * disturbed by it) with the `mono` clock, the chosen events enabled, and its
- * per-CPU raw ring buffers drained into the database through the shared
- * record decoder. The instance is removed on every exit path by live_close().
+ * per-CPU raw ring buffers copied page by page into a spool file while the
+ * workload runs (events counted, not decoded). When the recording stops, the
+ * spooled pages are merged by timestamp across CPUs and decoded into the
+ * database through the shared record decoder, as an import of a .dat would.
+ * The instance is removed and the spool deleted by live_close().
  *
- * How it works: each CPU's trace_pipe_raw is read a sub-buffer (page) at a
- * time without blocking; the records of the loaded pages are merged by
- * timestamp. A page stays loaded between drains, so a drain can stop at a
- * time limit (the event stream may never pause under heavy reclaim) without
- * losing the rest of a page that the kernel has already handed over.
+ * Why a spool: decoding and SQLite inserts cost a few microseconds an event,
+ * which a reclaim storm of 100k events/s would take from the machine being
+ * traced; copying pages costs about as much as `trace-cmd record` does.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,17 +25,14 @@
 #include <kbuffer.h>
 
 #include "vms.h"
-#include "decode.h"
 #include "live.h"
+#include "spool.h"
 
 struct cpu_reader {
 	struct tracefs_cpu *tcpu;
-	struct kbuffer *kbuf;
+	struct kbuffer *kbuf;		/* to count the events of a page */
 	void *page;
 	int page_size;
-	void *event;			/* current record in the loaded page, NULL if none */
-	unsigned long long ts;
-	int missed;			/* events lost before this page (-1: unknown count) */
 	int cpu;
 };
 
@@ -42,14 +40,17 @@ struct live_session {
 	struct cpu_reader *cpus;
 	int ncpus;
 	struct tracefs_instance *instance;
-	struct tep_handle *tep;
-	struct record_decoder *decoder;
 	struct vms_sink *sink;
+	struct vms_db *db;
+	struct spool *spool;
+	char *cmdlines;			/* saved_cmdlines as last spooled */
 	char **systems;			/* NULL-terminated, for tracefs_local_events_system */
 	int nsystems;
-	uint64_t events;
-	uint64_t undecodable;
+	uint64_t captured;		/* events in the spooled pages */
+	uint64_t lost_seen;		/* events the pages say were lost before them */
+	uint64_t events;		/* events decoded and stored */
 	double cmdlines_loaded;
+	int decoded;
 };
 
 static int add_system(struct live_session *s, const char *system)
@@ -134,7 +135,8 @@ static int open_cpu_readers(struct live_session *s)
 		r->cpu = (int)cpu;
 		r->page_size = tracefs_cpu_read_size(r->tcpu);
 		r->page = malloc(r->page_size);
-		r->kbuf = tep_kbuffer(s->tep);
+		/* the traced kernel is this one: its word size and byte order */
+		r->kbuf = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
 		if (!r->page || !r->kbuf) {
 			s->ncpus++;
 			return vms_error("out of memory");
@@ -146,19 +148,52 @@ static int open_cpu_readers(struct live_session *s)
 	return 0;
 }
 
-/* Load the next page of @r if the kernel has one. Return: 1 loaded, 0 none. */
-static int load_page(struct cpu_reader *r)
+/*
+ * Copy the pages the kernel has for @r into the spool, until none is left
+ * or @deadline (vms_now() seconds, 0: none) passes. The events of each page
+ * are counted (not decoded) for the status line.
+ * Return: pages copied, or -1 (vms_error set).
+ */
+/* The systems enabled, so that the spool says which formats decode it. */
+static int spool_systems(struct live_session *s)
 {
-	int n = tracefs_cpu_read(r->tcpu, r->page, true);
+	struct vms_buf b = { 0 };
+	int i, rc;
 
-	r->event = NULL;
-	if (n <= 0)
-		return 0;
-	if (kbuffer_load_subbuffer(r->kbuf, r->page))
-		return 0;
-	r->missed = kbuffer_missed_events(r->kbuf);
-	r->event = kbuffer_read_event(r->kbuf, &r->ts);
-	return r->event != NULL;
+	for (i = 0, rc = 0; i < s->nsystems && !rc; i++)
+		rc = vms_buf_addf(&b, "%s\n", s->systems[i]);
+	rc = rc ? vms_error("out of memory") : spool_append(s->spool, SPOOL_SYSTEMS, b.buf, b.len);
+	vms_buf_release(&b);
+	return rc;
+}
+
+static long capture_cpu(struct live_session *s, struct cpu_reader *r, double deadline)
+{
+	long pages = 0;
+
+	for (;;) {
+		int n = tracefs_cpu_read(r->tcpu, r->page, true);
+		unsigned long long ts;
+		void *ev;
+		int missed;
+
+		if (n <= 0)
+			break;
+		if (spool_append(s->spool, r->cpu, r->page, (size_t)n))
+			return -1;
+		pages++;
+		if (!kbuffer_load_subbuffer(r->kbuf, r->page)) {
+			missed = kbuffer_missed_events(r->kbuf);
+			if (missed > 0)
+				s->lost_seen += (uint64_t)missed;
+			for (ev = kbuffer_read_event(r->kbuf, &ts); ev;
+			     ev = kbuffer_next_event(r->kbuf, &ts))
+				s->captured++;
+		}
+		if (deadline && vms_now() > deadline)
+			break;
+	}
+	return pages;
 }
 
 int live_check(void)
@@ -180,7 +215,6 @@ struct live_session *live_open(const struct live_options *opt, struct vms_db *db
 			       struct vms_sink *sink)
 {
 	struct live_session *s = calloc(1, sizeof(*s));
-	const char *dir;
 	char name[64];
 	int i;
 
@@ -189,9 +223,9 @@ struct live_session *live_open(const struct live_options *opt, struct vms_db *db
 		return NULL;
 	}
 	s->sink = sink;
+	s->db = db;
 	if (live_check())
 		goto err;
-	dir = tracefs_tracing_dir();
 	snprintf(name, sizeof(name), "vmscope-%d", (int)getpid());
 	s->instance = tracefs_instance_create(name);
 	if (!s->instance) {
@@ -225,16 +259,16 @@ struct live_session *live_open(const struct live_options *opt, struct vms_db *db
 	} else if (enable_defaults(s, db)) {
 		goto err;
 	}
-	s->tep = tracefs_local_events_system(NULL, (const char *const *)s->systems);
-	if (!s->tep) {
-		vms_error("cannot read the event formats under %s/events: %s", dir, strerror(errno));
-		goto err;
-	}
-	tracefs_load_cmdlines(NULL, s->tep);
 	if (open_cpu_readers(s))
 		goto err;
-	s->decoder = record_decoder_new(sink);
-	if (!s->decoder || record_decoder_store_formats(s->tep, db))
+	{
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s.spool-%d", vms_db_path(db), (int)getpid());
+		if (!(s->spool = spool_create(path)))
+			goto err;
+	}
+	if (spool_systems(s))
 		goto err;
 	if (vms_db_set_run_text(db, "trace_clock", "mono") ||
 	    vms_db_set_run_int(db, "ts_resolution_ns", 1) ||
@@ -254,81 +288,66 @@ int live_start(struct live_session *s)
 	return 0;
 }
 
-static int store_one(struct live_session *s, struct cpu_reader *r)
+/*
+ * Keep the kernel's table of recent comms (saved_cmdlines) when it changed:
+ * it is small, so tasks that come and go would be nameless if it were read
+ * only at the end. Parsed when decoding, in the order read.
+ */
+static int save_cmdlines(struct live_session *s)
 {
-	struct tep_record rec = {
-		.ts = r->ts,
-		.cpu = r->cpu,
-		.data = r->event,
-		.size = kbuffer_event_size(r->kbuf),
-		.missed_events = r->missed,
-	};
+	char *text = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
 	int rc;
 
-	r->missed = 0;
-	rc = record_decoder_store(s->decoder, s->tep, &rec);
-	if (rc == 0) {
-		s->events++;
+	if (!text)
+		return 0;	/* no names, but the events are still recorded */
+	if (s->cmdlines && !strcmp(s->cmdlines, text)) {
+		free(text);
 		return 0;
 	}
-	if (rc == 1) {
-		s->undecodable++;
-		return vms_sink_import_error(s->sink, -1, -1, vms_last_error(), NULL, 0);
-	}
-	return -1;
-}
-
-/*
- * Store records in timestamp order across CPUs until every buffer is empty
- * or @deadline (vms_now() seconds, 0: none) passes.
- */
-static long drain_until(struct live_session *s, double deadline)
-{
-	uint64_t before = s->events;
-	int i, checked = 0;
-
-	for (i = 0; i < s->ncpus; i++)
-		if (!s->cpus[i].event)
-			load_page(&s->cpus[i]);
-	for (;;) {
-		struct cpu_reader *next = NULL;
-
-		for (i = 0; i < s->ncpus; i++)
-			if (s->cpus[i].event && (!next || s->cpus[i].ts < next->ts))
-				next = &s->cpus[i];
-		if (!next)
-			break;
-		if (store_one(s, next))
-			return -1;
-		next->event = kbuffer_next_event(next->kbuf, &next->ts);
-		if (!next->event)
-			load_page(next);
-		if (deadline && ++checked >= 1024) {
-			checked = 0;
-			if (vms_now() > deadline)
-				break;
-		}
-	}
-	return (long)(s->events - before);
+	rc = spool_append(s->spool, SPOOL_CMDLINES, text, strlen(text));
+	free(s->cmdlines);
+	s->cmdlines = text;
+	return rc;
 }
 
 long live_drain(struct live_session *s, double budget)
 {
-	double now = vms_now();
+	double now = vms_now(), deadline = budget > 0 ? now + budget : 0;
+	long pages = 0, n;
+	int i;
 
 	if (now - s->cmdlines_loaded > 1.0) {
-		/* comms of new tasks: the kernel keeps a small table of recent ones */
-		tracefs_load_cmdlines(NULL, s->tep);
+		if (save_cmdlines(s))
+			return -1;
 		s->cmdlines_loaded = now;
 	}
-	return drain_until(s, budget > 0 ? now + budget : 0);
+	for (i = 0; i < s->ncpus; i++) {
+		n = capture_cpu(s, &s->cpus[i], deadline);
+		if (n < 0)
+			return -1;
+		pages += n;
+	}
+	/* written out every round: a recorder killed now loses one interval at most */
+	if (spool_flush(s->spool))
+		return -1;
+	return pages;
 }
 
 int live_stop(struct live_session *s)
 {
 	tracefs_trace_off(s->instance);
 	s->cmdlines_loaded = 0;	/* comms of tasks that appeared in the last second */
-	return live_drain(s, 0) < 0 ? -1 : 0;
+	if (live_drain(s, 0) < 0 || spool_flush(s->spool))
+		return -1;
+	return 0;
+}
+
+int live_decode(struct live_session *s, int quiet)
+{
+	int rc = spool_decode(s->spool, s->db, s->sink, quiet, &s->events);
+
+	s->decoded = 1;
+	return rc;
 }
 
 /*
@@ -378,7 +397,17 @@ int live_store_losses(struct live_session *s, struct vms_db *db)
 
 uint64_t live_events(const struct live_session *s)
 {
-	return s->events;
+	return s->decoded ? s->events : s->captured;
+}
+
+uint64_t live_lost_seen(const struct live_session *s)
+{
+	return s->lost_seen;
+}
+
+uint64_t live_spool_bytes(const struct live_session *s)
+{
+	return s->spool ? spool_bytes(s->spool) : 0;
 }
 
 void live_close(struct live_session *s)
@@ -402,8 +431,8 @@ void live_close(struct live_session *s)
 				    tracefs_instance_get_name(s->instance));
 		tracefs_instance_free(s->instance);
 	}
-	record_decoder_free(s->decoder);
-	tep_free(s->tep);
+	spool_free(s->spool);
+	free(s->cmdlines);
 	for (i = 0; i < s->nsystems; i++)
 		free(s->systems[i]);
 	free(s->systems);

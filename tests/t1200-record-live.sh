@@ -18,6 +18,14 @@ setup_memcg() {
 drop_cache() {
 	sync big && dd if=big iflag=nocache count=0 status=none
 }
+# event_rows DB: rows in all the event tables of DB together
+event_rows() {
+	total=0
+	for t in $(sql "$1" "SELECT DISTINCT tbl FROM event_table UNION SELECT \"event_generic\""); do
+		total=$((total + $(sql "$1" "SELECT COUNT(*) FROM \"$t\"")))
+	done
+	echo $total
+}
 # run_in_memcg CMD: run a shell command inside the test memcg
 run_in_memcg() {
 	sh -c "echo \$\$ > $CG/cgroup.procs; $1"
@@ -66,6 +74,8 @@ test_expect_success ROOT,TRACEFS,MEMCG,TRACE_CMD,SQLITE3 'record matches trace-c
 	assert_eq "$(sql v.db "SELECT COUNT(*) FROM lost_events")" 0 "vmscope lost events"
 	assert_eq "$(sql v.db "SELECT COUNT(*) FROM task WHERE pid = $vp")" 0 "events of vmscope itself"
 	assert_eq "$(sql tc.db "SELECT COUNT(*) FROM lost_events")" 0 "trace-cmd lost events"
+	# comms come from saved_cmdlines, read while recording and parsed after it
+	test "$(sql v.db "SELECT COUNT(*) FROM task WHERE comm = \"cat\"")" -gt 0
 	for t in $(sql v.db "SELECT DISTINCT tbl FROM event_table"); do
 		has_event=$(sql v.db "SELECT COUNT(*) FROM pragma_table_info(\"$t\") WHERE name = \"event\"")
 		if [ "$has_event" = 1 ]; then ev=event; else ev="\"$t\""; fi
@@ -110,19 +120,49 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'SIGINT during a busy recording k
 	test "$n" -gt 100
 	assert_eq "$(sql int.db "SELECT status FROM run")" complete status
 	assert_eq "$(sql int.db "SELECT events FROM run")" "$n" "run.events"
-	total=0
-	for t in $(sql int.db "SELECT DISTINCT tbl FROM event_table UNION SELECT \"event_generic\""); do
-		total=$((total + $(sql int.db "SELECT COUNT(*) FROM \"$t\"")))
-	done
-	assert_eq "$total" "$n" "rows in the event tables"
+	assert_eq "$(event_rows int.db)" "$n" "rows in the event tables"
 	grep -q "stopped by Interrupt" int.err
+	# pages were spooled while recording and decoded after it; the spool is gone
+	grep -q "CPU time: [0-9.]* s while recording, [0-9.]* s decoding after it" int.err
+	test -z "$(ls int.db.spool-* 2>/dev/null)"
 	no_instance_left
+'
+
+test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'a recorder killed with SIGKILL leaves a spool that --recover decodes' '
+	drop_cache
+	run_in_memcg "for i in 1 2 3 4 5 6 7 8; do cat big >/dev/null; done" &
+	w=$!
+	test_cleanup "kill $w"
+	$VMSCOPE record -q -o kill.db &
+	r=$!
+	test_cleanup "rmdir /sys/kernel/tracing/instances/vmscope-$r"
+	sleep 2
+	kill -9 $r
+	wait $r || true
+	wait $w || { echo "workload exit status $?"; exit 1; }
+	rmdir /sys/kernel/tracing/instances/vmscope-$r
+	test -s kill.db.spool-$r
+	assert_eq "$(sql kill.db "SELECT status FROM run")" recording status
+	test "$(sql kill.db "SELECT COUNT(*) FROM counter_sample")" -gt 0
+	vmscope record --recover kill.db 2>rec.err
+	n=$(sed -n "s/.*recovered \([0-9]*\) events.*/\1/p" rec.err)
+	test "$n" -gt 100
+	assert_eq "$(sql kill.db "SELECT status FROM run")" incomplete status
+	sql kill.db "SELECT status_detail FROM run" | grep -q "recorder died"
+	assert_eq "$(sql kill.db "SELECT events FROM run")" "$n" "run.events"
+	assert_eq "$(event_rows kill.db)" "$n" "rows in the event tables"
+	test "$(sql kill.db "SELECT COUNT(*) FROM event_format")" -gt 0
+	test ! -e kill.db.spool-$r &&
+	test_must_fail vmscope record --recover kill.db 2>again.err &&
+	grep -q "nothing to recover" again.err &&
+	test_must_fail vmscope record --recover int.db 2>done.err &&
+	grep -q "nothing to recover" done.err
 '
 
 test_expect_success ROOT,TRACEFS 'a missing event fails cleanly, leaving nothing behind' '
 	test_must_fail vmscope record -o miss.db -d 1 -e vmscan:no_such_event 2>err &&
 	grep -q "no trace event .vmscan:no_such_event." err &&
-	test ! -e miss.db && test ! -e miss.db-wal &&
+	test ! -e miss.db && test ! -e miss.db-wal && test -z "$(ls miss.db* 2>/dev/null)" &&
 	no_instance_left
 '
 
@@ -151,6 +191,7 @@ test_expect_success 'usage errors exit 2' '
 	rc=0; vmscope record -o x.db -b 12x 2>/dev/null || rc=$?; assert_eq "$rc" 2 &&
 	rc=0; vmscope record -o x.db --interval 0 2>/dev/null || rc=$?; assert_eq "$rc" 2 &&
 	rc=0; vmscope record -o x.db --bogus 2>/dev/null || rc=$?; assert_eq "$rc" 2 &&
+	rc=0; vmscope record --recover x.db -o y.db 2>/dev/null || rc=$?; assert_eq "$rc" 2 &&
 	vmscope record --help | grep -q "^usage: vmscope record"
 '
 
