@@ -74,6 +74,21 @@ static int parse_number(const char *s, double *out)
 	return *s && !*end && *out >= 0 ? 0 : -1;
 }
 
+/* Bytes of @path and its -wal file. */
+static long long db_size(const char *path)
+{
+	struct stat st;
+	char wal[4096];
+	long long n = 0;
+
+	if (!stat(path, &st))
+		n += st.st_size;
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	if (!stat(wal, &st))
+		n += st.st_size;
+	return n;
+}
+
 /* User and system CPU this process has used so far, seconds. */
 static double cpu_seconds(void)
 {
@@ -257,9 +272,11 @@ int cmd_record(int argc, const char **argv)
 			double el = now - t0;
 
 			fprintf(stderr, "\rrecording %.1f s: %llu events (%.0f/s), lost %llu, "
-				"%.1f MB of pages\033[K", el, (unsigned long long)live_events(live),
+				"%.1f MB of pages, database %.1f MB\033[K", el,
+				(unsigned long long)live_events(live),
 				el > 0 ? live_events(live) / el : 0.0,
-				(unsigned long long)live_lost_seen(live), live_spool_bytes(live) / 1e6);
+				(unsigned long long)live_lost_seen(live), live_spool_bytes(live) / 1e6,
+				db_size(output) / 1e6);
 			last_status = now;
 		}
 		now = vms_now();
