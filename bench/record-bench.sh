@@ -6,7 +6,9 @@
 # workload runs (vmscope only copies ring-buffer pages then, as trace-cmd
 # does; the target is a ratio <= 1), and the CPU of the whole job up to
 # decoded events: vmscope record including its decoding after the stop,
-# against trace-cmd record plus `trace-cmd report` of its file.
+# against trace-cmd record plus `trace-cmd report` of its file. Last, the
+# sparse-mmap scenario (the highest event rate of the scenarios) is recorded
+# once with vmscope, for the losses at its peak rate (100 ms buckets).
 # Needs root, tracefs, the cgroup v1 memory controller, trace-cmd.
 # Usage: sh bench/record-bench.sh [ROUNDS]   (default 5)
 set -eu
@@ -45,9 +47,19 @@ workload() {
 # the last line: time prefixes 'Command exited with non-zero status N' when it does
 cpu_of() { tail -n 1 "$1" | awk '{ print $1 + $2 }'; }
 
+# peak_rate DB: the most events in a 100 ms bucket, as events per second
+peak_rate() {
+	q=$(sqlite3 "$1" "SELECT group_concat('SELECT ts FROM \"' || tbl || '\"', ' UNION ALL ')
+		FROM (SELECT DISTINCT tbl FROM event_table)")
+	sqlite3 "$1" "SELECT MAX(n) * 10 FROM (SELECT ts / 100000000 AS b, COUNT(*) AS n FROM ($q) GROUP BY b)"
+}
+lost_of() {
+	sqlite3 "$1" "SELECT COALESCE(MAX(s), 0) FROM (SELECT SUM(count) AS s FROM lost_events GROUP BY source)"
+}
+
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
-: > "$work/v.cpu"; : > "$work/t.cpu"; : > "$work/v.cap"; : > "$work/t.rep"; : > "$work/v.ev"; : > "$work/t.ev"; : > "$work/v.lost"; : > "$work/t.lost"
+: > "$work/v.peak"; : > "$work/v.cpu"; : > "$work/t.cpu"; : > "$work/v.cap"; : > "$work/t.rep"; : > "$work/v.ev"; : > "$work/t.ev"; : > "$work/v.lost"; : > "$work/t.lost"
 for round in $(seq "$ROUNDS"); do
 	# vmscope: recording starts, the workload runs, Ctrl-C
 	rm -f "$work/v.db"
@@ -64,7 +76,8 @@ for round in $(seq "$ROUNDS"); do
 	sed -n 's/.*CPU time: \([0-9.]*\) s while recording.*/\1/p' "$work/v.err" >> "$work/v.cap"
 	grep -q . "$work/v.cap" || { cat "$work/v.err" >&2; echo "record-bench: no CPU line from vmscope record" >&2; exit 1; }
 	sqlite3 "$work/v.db" "SELECT events FROM run" >> "$work/v.ev"
-	sqlite3 "$work/v.db" "SELECT COALESCE(MAX(s), 0) FROM (SELECT SUM(count) AS s FROM lost_events GROUP BY source)" >> "$work/v.lost"
+	lost_of "$work/v.db" >> "$work/v.lost"
+	peak_rate "$work/v.db" >> "$work/v.peak"
 
 	# trace-cmd, in its own instance, the same events (vmscan, writeback), same workload
 	rm -f "$work/t.dat"
@@ -82,7 +95,7 @@ for round in $(seq "$ROUNDS"); do
 	cpu_of "$work/cpu" >> "$work/t.rep"
 	"$VMSCOPE" import -q -f "$work/t.dat" -o "$work/t.db"
 	sqlite3 "$work/t.db" "SELECT events FROM run" >> "$work/t.ev"
-	sqlite3 "$work/t.db" "SELECT COALESCE(MAX(s), 0) FROM (SELECT SUM(count) AS s FROM lost_events GROUP BY source)" >> "$work/t.lost"
+	lost_of "$work/t.db" >> "$work/t.lost"
 	echo "round $round: vmscope $(tail -1 "$work/v.cap") s CPU recording, $(tail -1 "$work/v.cpu") s in all," \
 	     "$(tail -1 "$work/v.ev") events, lost $(tail -1 "$work/v.lost");" \
 	     "trace-cmd $(tail -1 "$work/t.cpu") s CPU recording, $(tail -1 "$work/t.rep") s report," \
@@ -99,3 +112,15 @@ echo "vmscope record:   median CPU $vc s while recording, $va s with decoding; $
 echo "trace-cmd record: median CPU $tc s while recording, $ta s with trace-cmd report; $te events, lost $tl"
 awk -v v="$va" -v t="$ta" 'BEGIN { if (t > 0) printf "to decoded events, vmscope/trace-cmd median CPU ratio: %.2f\n", v / t }'
 awk -v v="$vc" -v t="$tc" 'BEGIN { if (t > 0) printf "while recording, vmscope/trace-cmd median CPU ratio: %.2f (target <= 1)\n", v / t }'
+
+# The scenarios' highest event rate: sparse-mmap (random faults on a sparse
+# file in a 32 MiB memcg), recorded by vmscope through its scenario runner.
+make -s -C "$top/samples" >/dev/null
+if "$top/samples/run-scenario" sparse-mmap --short -q -o "$work/peak.db" -w "$work" >/dev/null 2>"$work/peak.err"; then
+	echo "peak event rate (100 ms buckets): $(sort -n "$work/v.peak" | tail -1)/s in this workload, lost $vl;" \
+	     "$(peak_rate "$work/peak.db")/s in the sparse-mmap scenario, lost $(lost_of "$work/peak.db")"
+else
+	cat "$work/peak.err" >&2
+	echo "record-bench: the sparse-mmap scenario failed" >&2
+	exit 1
+fi
