@@ -87,6 +87,24 @@ int vms_db_commit(struct vms_db *db);
  * @detail: NULL for a complete run, else why it is incomplete
  */
 int vms_db_finish(struct vms_db *db, const char *detail);
+/* Return: the text of schema file @name (e.g. "910-derived.sql"), or "" if absent; must *not* be freed. */
+const char *vms_db_schema_sql(const char *name);
+
+/* --- derived tables (lib/derive.c) --- */
+
+/**
+ * vms_derive() - fill the tables of schema/910-derived.sql from the events
+ * @db: a finished run (its indexes applied), inside a write transaction
+ *      unless @temp
+ * @temp: 0: the tables of the database itself (vms_db_finish() calls this);
+ *        1: TEMP tables of the same names, for a database made before they
+ *        existed (works on a read-only handle)
+ *
+ * Return: 0, or -1 with vms_error set.
+ */
+int vms_derive(struct vms_db *db, int temp);
+/* Return: 1 when @db holds the derived tables, 0 when not (made before them), -1 on error. */
+int vms_derive_present(struct vms_db *db);
 
 /* --- the event sink: writes decoded events into the typed tables (lib/sink.c) --- */
 
