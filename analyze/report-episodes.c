@@ -17,6 +17,8 @@
  * ascending order is the value of rank ceil(p * n / 100) (1-based), computed
  * in integers in report_percentile() below; only complete episodes have a duration.
  */
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,18 +88,14 @@ static const char *const source_sql[NSRC] = {
 	[SRC_ACTIVE] = "SELECT pid, ts, seq, priority FROM mm_vmscan_lru_shrink_active"
 		" WHERE ts BETWEEN ?3 AND ?4 AND priority IS NOT NULL",
 	/*
-	 * The calls of shrink_slab_interval, read from its two tables in pairing
-	 * order (a start and the next slab event of its task, when that is the
-	 * end of the same shrinker): a do_shrink_slab() call runs inside one
-	 * reclaim call of its task, so both events fall in the same episode.
-	 * The view itself costs ~20 us per event.
+	 * The do_shrink_slab() calls of shrink_slab_interval (paired once, at
+	 * derive time): the start counts where it falls, the end where it
+	 * falls; a call runs inside one reclaim call of its task, so both fall
+	 * in the same episode.
 	 */
-	[SRC_SLAB] = "SELECT pid, ts, seq, total_scan, retval, priority, shr, is_start FROM"
-		" (SELECT pid, ts, seq, total_scan, NULL AS retval, priority, shr, 1 AS is_start"
-		"  FROM mm_shrink_slab_start WHERE ts BETWEEN ?3 AND ?4"
-		"  UNION ALL SELECT pid, ts, seq, total_scan, retval, NULL, shr, 0"
-		"  FROM mm_shrink_slab_end WHERE ts BETWEEN ?3 AND ?4)"
-		" ORDER BY pid, ts, seq",
+	[SRC_SLAB] = "SELECT pid, start_ts, start_seq, total_scan, freed, priority, end_ts, end_seq,"
+		" left_unscanned FROM shrink_slab_interval"
+		" WHERE COALESCE(start_ts, end_ts) BETWEEN ?3 AND ?4",
 	[SRC_WRITE] = "SELECT pid, ts, seq FROM mm_vmscan_write_folio WHERE ts BETWEEN ?3 AND ?4",
 	[SRC_THROTTLE] = "SELECT pid, ts, seq, usec_delayed FROM mm_vmscan_throttled"
 		" WHERE ts BETWEEN ?3 AND ?4"
@@ -431,42 +429,11 @@ static void min_prio(struct episode *e, sqlite3_stmt *st, int col)
 		e->min_prio = p;
 }
 
-/* The previous row of the SRC_SLAB stream, to pair a shrinker's end with its start. */
-struct slab_prev {
-	int valid, is_start;
-	long long pid, total_scan;
-	char *shr;		/* NULL: the event had none */
-};
-
 /*
- * Remember a SRC_SLAB row. Return: @p when the row is the end of the call
- * whose start was the previous row (same task and shrinker), else NULL.
+ * Add one event row of @src to episode @e. A SRC_SLAB row is a call: @end
+ * says whether its end (1) or its start (0) is the event inside @e.
  */
-static const struct slab_prev *slab_pair(struct slab_prev *p, struct slab_prev *start,
-					 sqlite3_stmt *st)
-{
-	const char *shr = (const char *)sqlite3_column_text(st, 6);
-	long long pid = sqlite3_column_int64(st, 0);
-	int is_start = sqlite3_column_int(st, 7);
-	int pairs = !is_start && p->valid && p->is_start && p->pid == pid &&
-		    (p->shr && shr ? !strcmp(p->shr, shr) : !p->shr && !shr);
-
-	if (pairs) {
-		*start = *p;
-		start->shr = NULL;
-	}
-	free(p->shr);
-	p->shr = shr ? strdup(shr) : NULL;
-	p->valid = !shr || p->shr;	/* out of memory: pair nothing with it */
-	p->is_start = is_start;
-	p->pid = pid;
-	p->total_scan = sqlite3_column_int64(st, 3);
-	return pairs ? start : NULL;
-}
-
-/* Add one event row of @src to episode @e (@paired: the start of a slab end). */
-static int accumulate(struct episode *e, enum source src, sqlite3_stmt *st,
-		      const struct slab_prev *paired)
+static int accumulate(struct episode *e, enum source src, sqlite3_stmt *st, int end)
 {
 	long long v;
 
@@ -487,13 +454,14 @@ static int accumulate(struct episode *e, enum source src, sqlite3_stmt *st,
 		min_prio(e, st, 3);
 		break;
 	case SRC_SLAB:
-		if (sqlite3_column_int(st, 7)) {
+		if (!end) {
 			e->slab_planned += sqlite3_column_int64(st, 3);
 			min_prio(e, st, 5);
 		} else {
 			e->slab_freed += sqlite3_column_int64(st, 4);
-			if (paired)	/* planned (start) - left unscanned (end) */
-				e->slab_scanned += paired->total_scan - sqlite3_column_int64(st, 3);
+			if (sqlite3_column_type(st, 2) != SQLITE_NULL)	/* planned - left unscanned */
+				e->slab_scanned += sqlite3_column_int64(st, 3) -
+						   sqlite3_column_int64(st, 8);
 		}
 		break;
 	case SRC_WRITE:
@@ -511,7 +479,6 @@ static int accumulate(struct episode *e, enum source src, sqlite3_stmt *st,
 /* Read every event source once and add each event to the episodes holding it. */
 static int fill_episodes(struct report_ctx *ctx, struct episode *ep, int n)
 {
-	struct slab_prev prev = { 0 }, start = { 0 };
 	struct spans sp = { 0 };
 	sqlite3_stmt *st;
 	long long lo = 0, hi = 0;
@@ -551,17 +518,24 @@ static int fill_episodes(struct report_ctx *ctx, struct episode *ep, int n)
 		while (!rc && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 			long long pid = sqlite3_column_int64(st, 0), ts = sqlite3_column_int64(st, 1);
 			long long seq = sqlite3_column_int64(st, 2);
-			const struct slab_prev *paired = NULL;
-			int kind;
+			int kind, end;
 
 			rc = 0;
-			if (k == SRC_SLAB)
-				paired = slab_pair(&prev, &start, st);
-			for (kind = 0; kind < NKINDS && !rc; kind++) {
-				int e = find_span(&sp, kind, pid, ts, seq);
+			for (end = 0; end < (k == SRC_SLAB ? 2 : 1); end++) {
+				if (end) {	/* the end of a slab call */
+					if (sqlite3_column_type(st, 6) == SQLITE_NULL)
+						break;
+					ts = sqlite3_column_int64(st, 6);
+					seq = sqlite3_column_int64(st, 7);
+				} else if (sqlite3_column_type(st, 1) == SQLITE_NULL) {
+					continue;	/* a slab end without its start */
+				}
+				for (kind = 0; kind < NKINDS && !rc; kind++) {
+					int e = find_span(&sp, kind, pid, ts, seq);
 
-				if (e >= 0)
-					rc = accumulate(&ep[e], (enum source)k, st, paired);
+					if (e >= 0)
+						rc = accumulate(&ep[e], (enum source)k, st, end);
+				}
 			}
 		}
 		if (rc == SQLITE_DONE)
@@ -570,7 +544,6 @@ static int fill_episodes(struct report_ctx *ctx, struct episode *ep, int n)
 			rc = vms_error("%s", sqlite3_errmsg(ctx->sql));
 		sqlite3_finalize(st);
 	}
-	free(prev.shr);
 	free(sp.s);
 	return rc;
 }
@@ -1044,13 +1017,154 @@ static int per_node_table(struct out *o, struct episode *ep, int n, const struct
 	return 0;
 }
 
+/* ---------------------------------------------------------------- derived once */
+
+static void bind_none(sqlite3_stmt *st, int i, long long v)
+{
+	if (v == NONE)
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_int64(st, i, v);
+}
+
+int vms_derive_episodes(struct vms_db *db)
+{
+	struct report_ctx ctx = { .db = db, .sql = vms_db_sql(db) };
+	struct episode *ep = NULL;
+	sqlite3_stmt *st;
+	int n = 0, i, rc = 0;
+
+	ctx.from = LLONG_MIN;
+	ctx.to = LLONG_MAX;
+	if (load_episodes(&ctx, &ep, &n))
+		return -1;
+	st = report_prepare(&ctx, "INSERT INTO episode VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
+			    " ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)");
+	for (i = 0; st && i < n && !rc; i++) {
+		const struct episode *e = &ep[i];
+
+		sqlite3_bind_text(st, 1, e->kind, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 2, e->pid);
+		sqlite3_bind_text(st, 3, e->comm, -1, SQLITE_STATIC);
+		bind_none(st, 4, e->nid);
+		bind_none(st, 5, e->b_cpu);
+		bind_none(st, 6, e->e_cpu);
+		if (e->has_b)
+			sqlite3_bind_int64(st, 7, e->b_ts);
+		else
+			sqlite3_bind_null(st, 7);
+		if (e->has_e)
+			sqlite3_bind_int64(st, 8, e->e_ts);
+		else
+			sqlite3_bind_null(st, 8);
+		sqlite3_bind_int64(st, 9, e->lo_ts);
+		sqlite3_bind_int64(st, 10, e->hi_ts);
+		bind_none(st, 11, e->dur);
+		sqlite3_bind_int64(st, 12, e->scanned);
+		sqlite3_bind_int64(st, 13, e->reclaimed);
+		sqlite3_bind_int64(st, 14, e->anon);
+		sqlite3_bind_int64(st, 15, e->file);
+		bind_none(st, 16, e->min_prio);
+		sqlite3_bind_int64(st, 17, e->slab_planned);
+		sqlite3_bind_int64(st, 18, e->slab_scanned);
+		sqlite3_bind_int64(st, 19, e->slab_freed);
+		sqlite3_bind_int64(st, 20, e->writes);
+		sqlite3_bind_int64(st, 21, e->throttle_us);
+		bind_none(st, 22, e->end_rec);
+		bind_none(st, 23, e->wakes);
+		sqlite3_bind_text(st, 24, e->lost, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = vms_error("%s: episode: %s", vms_db_path(db), sqlite3_errmsg(ctx.sql));
+		sqlite3_reset(st);
+	}
+	if (!st)
+		rc = -1;
+	sqlite3_finalize(st);
+	free_episodes(ep, n);
+	return rc;
+}
+
+/* The stored episodes overlapping the window, in the section's order. */
+static int load_stored(struct report_ctx *ctx, struct episode **out, int *n)
+{
+	sqlite3_stmt *st = report_prepare(ctx,
+		"SELECT kind, pid, comm, nid, begin_cpu, end_cpu, begin_ts, end_ts, inside_lo_ts,"
+		" inside_hi_ts, duration_ns, scanned, reclaimed, anon, file, min_priority, slab_planned,"
+		" slab_scanned, slab_freed, writes, throttle_us, end_reclaimed, wakes, lost"
+		" FROM episode WHERE (begin_ts IS NULL OR begin_ts <= ?2)"
+		" AND (end_ts IS NULL OR end_ts >= ?1) ORDER BY rowid");
+	struct episode *ep = NULL;
+	int rc, alloc = 0;
+
+	*n = 0;
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct episode *e;
+		const char *lost;
+
+		if (*n == alloc) {
+			struct episode *ne = realloc(ep, (alloc = alloc ? alloc * 2 : 64) * sizeof(*ep));
+
+			if (!ne) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			ep = ne;
+		}
+		e = &ep[(*n)++];
+		memset(e, 0, sizeof(*e));
+		e->kind = col_dup(st, 0);
+		e->comm = col_dup(st, 2);
+		if (!e->kind || !e->comm) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		e->kind_ix = kind_index(e->kind);
+		e->pid = sqlite3_column_int64(st, 1);
+		e->nid = col_ll(st, 3);
+		e->b_cpu = col_ll(st, 4);
+		e->e_cpu = col_ll(st, 5);
+		e->has_b = sqlite3_column_type(st, 6) != SQLITE_NULL;
+		e->has_e = sqlite3_column_type(st, 7) != SQLITE_NULL;
+		e->b_ts = sqlite3_column_int64(st, 6);
+		e->e_ts = sqlite3_column_int64(st, 7);
+		e->lo_ts = sqlite3_column_int64(st, 8);
+		e->hi_ts = sqlite3_column_int64(st, 9);
+		e->dur = col_ll(st, 10);
+		e->scanned = sqlite3_column_int64(st, 11);
+		e->reclaimed = sqlite3_column_int64(st, 12);
+		e->anon = sqlite3_column_int64(st, 13);
+		e->file = sqlite3_column_int64(st, 14);
+		e->min_prio = col_ll(st, 15);
+		e->slab_planned = sqlite3_column_int64(st, 16);
+		e->slab_scanned = sqlite3_column_int64(st, 17);
+		e->slab_freed = sqlite3_column_int64(st, 18);
+		e->writes = sqlite3_column_int64(st, 19);
+		e->throttle_us = sqlite3_column_int64(st, 20);
+		e->end_rec = col_ll(st, 21);
+		e->wakes = col_ll(st, 22);
+		lost = (const char *)sqlite3_column_text(st, 23);
+		snprintf(e->lost, sizeof(e->lost), "%s", lost ? lost : "");
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free_episodes(ep, *n);
+		*n = 0;
+		return rc == SQLITE_NOMEM ? vms_error("out of memory")
+					  : vms_error("%s", sqlite3_errmsg(ctx->sql));
+	}
+	*out = ep;
+	return 0;
+}
+
 int report_episodes(struct report_ctx *ctx, struct out *o)
 {
 	struct episode *ep = NULL;
 	struct avail a;
 	int n, rc;
 
-	if (load_episodes(ctx, &ep, &n))
+	if (load_stored(ctx, &ep, &n))
 		return -1;
 	check_avail(ctx, NULL, &a);
 	rc = episodes_table(ctx, o, ep, n, &a);

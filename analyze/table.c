@@ -196,10 +196,80 @@ static void sanitize(char *s)
 			*s = '?';
 }
 
+/*
+ * A cell as text into @buf (64 bytes) or, for text cells, the cell's own
+ * string; @reals: the REAL cells already formatted by text_widths().
+ */
+static const char *cell_text(const struct table *t, int idx, char *buf, char **reals)
+{
+	const struct cell *c = idx < t->ncells ? &t->cells[idx] : NULL;
+	unsigned long long v;
+	char *p = buf + 63;
+
+	if (!c || c->kind == CELL_NULL)
+		return "";
+	if (c->kind == CELL_TEXT)
+		return c->s ? c->s : "";
+	if (c->kind == CELL_REAL) {
+		if (reals && reals[idx])
+			return reals[idx];
+		snprintf(buf, 64, "%.*f", t->cols[idx % t->ncols].decimals, c->r);
+		return buf;
+	}
+	/* integers: by hand, the report prints hundreds of thousands of them */
+	*p = '\0';
+	v = c->i < 0 ? 0ULL - (unsigned long long)c->i : (unsigned long long)c->i;
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10));
+	if (c->i < 0)
+		*--p = '-';
+	return p;
+}
+
+/* Write @s with control bytes shown as '?'; Return: its length. */
+static int put_sanitized(FILE *f, const char *s)
+{
+	const char *p;
+
+	for (p = s; *p; p++)
+		fputc((unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p, f);
+	return (int)(p - s);
+}
+
+static void pad(FILE *f, int n)
+{
+	static const char spaces[] = "                                                                ";
+
+	for (; n > 0; n -= 64)
+		fwrite(spaces, 1, n < 64 ? n : 64, f);
+}
+
+/* Column widths; the REAL cells are formatted once, kept in @reals (caller frees). */
+static void text_widths(const struct table *t, int *w, char **reals)
+{
+	int rows = table_rows(t), i, r;
+	char buf[64];
+
+	for (r = 0; r < rows; r++)
+		for (i = 0; i < t->ncols; i++) {
+			int idx = r * t->ncols + i, len;
+			const char *s = cell_text(t, idx, buf, NULL);
+
+			if (idx < t->ncells && t->cells[idx].kind == CELL_REAL && reals)
+				reals[idx] = strdup(s);
+			len = (int)strlen(s);
+			if (len > w[i])
+				w[i] = len;
+		}
+}
+
 static void emit_text(struct out *o, const struct table *t)
 {
 	int rows = table_rows(t), i, r, *w = calloc(t->ncols ? t->ncols : 1, sizeof(int));
 	char **hdr = calloc(t->ncols ? t->ncols : 1, sizeof(char *));
+	char **reals = calloc(t->ncells ? t->ncells : 1, sizeof(char *));
+	char buf[64];
 
 	if (!w || !hdr)
 		goto out;
@@ -212,14 +282,7 @@ static void emit_text(struct out *o, const struct table *t)
 		}
 		w[i] = hdr[i] ? (int)strlen(hdr[i]) : 0;
 	}
-	for (r = 0; r < rows; r++)
-		for (i = 0; i < t->ncols; i++) {
-			char *s = cell_string(t, r * t->ncols + i);
-
-			if (s && (int)strlen(s) > w[i])
-				w[i] = (int)strlen(s);
-			free(s);
-		}
+	text_widths(t, w, reals);
 	{
 		char *title = strdup(t->title);
 
@@ -245,20 +308,26 @@ static void emit_text(struct out *o, const struct table *t)
 	fputc('\n', o->f);
 	for (r = 0; r < rows; r++) {
 		for (i = 0; i < t->ncols; i++) {
-			const struct cell *c = &t->cells[r * t->ncols + i];
-			char *s = cell_string(t, r * t->ncols + i);
+			int idx = r * t->ncols + i;
+			const struct cell *c = &t->cells[idx];
+			const char *s = cell_text(t, idx, buf, reals);
 
-			sanitize(s);
 			/* first column and text left-aligned, numbers right-aligned */
-			if (i == t->ncols - 1 && (c->kind == CELL_TEXT || i == 0))
-				fprintf(o->f, "%s%s", i ? "  " : "", s ? s : "");	/* no trailing blanks */
-			else if (i == 0)
-				fprintf(o->f, "%-*s", w[i], s ? s : "");
-			else if (c->kind == CELL_TEXT)
-				fprintf(o->f, "  %-*s", w[i], s ? s : "");
-			else
-				fprintf(o->f, "  %*s", w[i], s && *s ? s : (c->kind == CELL_NULL ? "-" : ""));
-			free(s);
+			if (i == t->ncols - 1 && (c->kind == CELL_TEXT || i == 0)) {
+				if (i)
+					fputs("  ", o->f);
+				put_sanitized(o->f, s);		/* no trailing blanks */
+			} else if (i == 0 || c->kind == CELL_TEXT) {
+				if (i)
+					fputs("  ", o->f);
+				pad(o->f, w[i] - put_sanitized(o->f, s));
+			} else {
+				if (!*s && c->kind == CELL_NULL)
+					s = "-";
+				fputs("  ", o->f);
+				pad(o->f, w[i] - (int)strlen(s));
+				put_sanitized(o->f, s);
+			}
 		}
 		fputc('\n', o->f);
 	}
@@ -274,6 +343,9 @@ static void emit_text(struct out *o, const struct table *t)
 out:
 	for (i = 0; hdr && i < t->ncols; i++)
 		free(hdr[i]);
+	for (i = 0; reals && i < t->ncells; i++)
+		free(reals[i]);
+	free(reals);
 	free(hdr);
 	free(w);
 }

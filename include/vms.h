@@ -103,6 +103,8 @@ const char *vms_db_schema_sql(const char *name);
  * Return: 0, or -1 with vms_error set.
  */
 int vms_derive(struct vms_db *db, int temp);
+/* Fill table episode (analyze/report-episodes.c; vms_derive() calls it). Return: 0, or -1. */
+int vms_derive_episodes(struct vms_db *db);
 /* Return: 1 when @db holds the derived tables, 0 when not (made before them), -1 on error. */
 int vms_derive_present(struct vms_db *db);
 

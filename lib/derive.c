@@ -1180,7 +1180,7 @@ int vms_derive(struct vms_db *db, int temp)
 	}
 	d.nbuckets = span / d.bucket_ns + 1;
 	if (derive_reclaim(&d) || derive_kswapd(&d) || derive_slab(&d, &resorted) ||
-	    derive_inactive(&d) || count_tables(&d) || agg_write(&d))
+	    derive_inactive(&d) || count_tables(&d) || agg_write(&d) || vms_derive_episodes(db))
 		goto out;
 	{
 		sqlite3_stmt *st = prep(&d, "INSERT INTO derive_info VALUES (1, ?1, ?2, ?3, ?4)");

@@ -68,3 +68,16 @@ CREATE TABLE IF NOT EXISTS shrink_bucket (
 	calls INTEGER NOT NULL, to_scan INTEGER, scanned INTEGER, freed INTEGER,
 	def_taken INTEGER, def_left INTEGER, items_sum INTEGER, items_n INTEGER NOT NULL,
 	open INTEGER NOT NULL);
+
+-- The reclaim episodes of the whole run with what happened inside each, as
+-- the episodes section defines them (report-episodes.md), in its order
+-- (rowid). NULL where that section shows none.
+CREATE TABLE IF NOT EXISTS episode (
+	kind TEXT NOT NULL, pid INTEGER NOT NULL, comm TEXT NOT NULL, nid INTEGER,
+	begin_cpu INTEGER, end_cpu INTEGER, begin_ts INTEGER, end_ts INTEGER,
+	inside_lo_ts INTEGER NOT NULL, inside_hi_ts INTEGER NOT NULL,
+	duration_ns INTEGER, scanned INTEGER NOT NULL, reclaimed INTEGER NOT NULL,
+	anon INTEGER NOT NULL, file INTEGER NOT NULL, min_priority INTEGER,
+	slab_planned INTEGER NOT NULL, slab_scanned INTEGER NOT NULL, slab_freed INTEGER NOT NULL,
+	writes INTEGER NOT NULL, throttle_us INTEGER NOT NULL, end_reclaimed INTEGER,
+	wakes INTEGER, lost TEXT NOT NULL);
