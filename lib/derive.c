@@ -42,12 +42,17 @@
 
 #define NUL LLONG_MIN		/* an SQL NULL in the integer fields below */
 
+#define MRU_COLS 16
+#define MRU_N 4
+
 struct derive {
 	sqlite3 *sql;
+	const char *mru[MRU_COLS][MRU_N];	/* intern(): recent values per column */
 	struct vms_db *db;
 	long long origin, bucket_ns, nbuckets;
 	struct strmap strings;	/* interned text values: shr, shrink, gfp_flags */
 	struct agg *buckets;	/* event_bucket accumulators, one per (tbl, event) */
+	struct vms_episodes *eps;	/* table episode, fed by the slab and inactive passes */
 	int nagg, aagg;
 };
 
@@ -86,16 +91,35 @@ static void bind(sqlite3_stmt *st, int i, long long v)
 		sqlite3_bind_int64(st, i, v);
 }
 
-/* Return: a stable copy of column @i (NULL for SQL NULL), or "" when out of memory. */
+/*
+ * Return: a stable copy of column @i (NULL for SQL NULL), or "" when out of
+ * memory. The few values of a column repeat: the last ones seen in column
+ * @i (< MRU_COLS) are compared before the hash is.
+ */
 static const char *intern(struct derive *d, sqlite3_stmt *st, int i)
 {
 	const char *s = (const char *)sqlite3_column_text(st, i);
+	const char **mru = i < MRU_COLS ? d->mru[i] : NULL;
 	struct strmap_entry *e;
+	int k;
 
 	if (!s)
 		return NULL;
+	for (k = 0; mru && k < MRU_N && mru[k]; k++)
+		if (!strcmp(mru[k], s)) {
+			const char *hit = mru[k];
+
+			memmove(mru + 1, mru, k * sizeof(*mru));
+			return mru[0] = hit;
+		}
 	e = strmap_get(&d->strings, s, strlen(s));
-	return e ? e->key : "";
+	if (!e)
+		return "";
+	if (mru) {
+		memmove(mru + 1, mru, (MRU_N - 1) * sizeof(*mru));
+		mru[0] = e->key;
+	}
+	return e->key;
 }
 
 static long long bucket_of(const struct derive *d, long long ts)
@@ -636,7 +660,7 @@ static int slab_write(struct slab_pass *p, const struct slab_ev *s, const struct
 	long long key[SUM_KEYS], ts = s ? s->ts : e->ts;
 	struct sum_entry *sum;
 
-	sqlite3_bind_int64(st, 1, ++p->rowid);
+	++p->rowid;
 	bind(st, 2, x->pid);
 	bind(st, 3, x->cpu);
 	bind_text(st, 4, x->shr);
@@ -662,6 +686,11 @@ static int slab_write(struct slab_pass *p, const struct slab_ev *s, const struct
 	sqlite3_reset(st);
 	if (agg_add(p->d, p->rows, ts, p->rowid))
 		return -1;
+#define Z(v) ((v) == NUL ? 0 : (v))
+	vms_episodes_slab(p->d->eps, x->pid, !!s, s ? s->ts : 0, s ? s->seq : 0, s ? Z(s->total) : 0,
+			  s && s->prio != NUL ? s->prio : -1, !!e, e ? e->ts : 0, e ? e->seq : 0,
+			  e ? Z(e->retval) : 0, e ? Z(e->left) : 0);
+#undef Z
 
 	key[0] = bucket_of(p->d, ts);
 	key[1] = !s;
@@ -840,10 +869,11 @@ static int derive_slab(struct derive *d, int *resorted)
 	p.rows = agg_get(d, "shrink_slab_interval", "shrink_slab_interval");
 	if (!p.rows)
 		return vms_error("out of memory");
-	p.ins = prep(d, "INSERT INTO shrink_slab_interval (rowid, pid, cpu, shr, shrink, nid,"
+	/* rowids 1, 2, ... in write order (p.rowid): the table is empty, so they are implicit */
+	p.ins = prep(d, "INSERT INTO shrink_slab_interval (pid, cpu, shr, shrink, nid,"
 		     " start_seq, start_ts, end_seq, end_ts, duration_ns, gfp_flags, priority,"
 		     " nr_objects_to_shrink, cache_items, delta, total_scan, unused_scan, new_scan,"
-		     " freed, left_unscanned) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+		     " freed, left_unscanned) VALUES (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
 		     " ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)");
 	if (!p.ins || slab_merged(&p))
 		goto out;
@@ -867,7 +897,8 @@ static int derive_slab(struct derive *d, int *resorted)
 		p.ntasks = p.size = p.sums.size = p.sums.used = 0;
 		p.rowid = 0;
 		agg_reset(p.rows, d->nbuckets);
-		if (slab_sorted(&p))
+		vms_episodes_free(d->eps);
+		if (!(d->eps = vms_episodes_new(d->db)) || slab_sorted(&p))
 			goto out;
 	}
 	rc = slab_sums_write(&p);
@@ -968,7 +999,8 @@ static int derive_inactive(struct derive *d)
 	m = marks.v;
 	qsort(m, marks.n, sizeof(*m), cmp_mark);
 
-	st = prep(d, "SELECT seq, ts, pid, nr_scanned, nr_reclaimed, reclaim_flags"
+	/* the columns vms_episodes_inactive() reads */
+	st = prep(d, "SELECT pid, ts, seq, nid, nr_scanned, nr_reclaimed, reclaim_flags, priority"
 		  " FROM mm_vmscan_lru_shrink_inactive");
 	if (!st)
 		goto out;
@@ -977,12 +1009,12 @@ static int derive_inactive(struct derive *d)
 		int last_in[2] = { 0, 0 };
 
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			long long seq = sqlite3_column_int64(st, 0), ts = sqlite3_column_int64(st, 1);
-			long long pid = sqlite3_column_int64(st, 2), sc = col(st, 3), flags = col(st, 5);
+			long long seq = sqlite3_column_int64(st, 2), ts = sqlite3_column_int64(st, 1);
+			long long pid = sqlite3_column_int64(st, 0), sc = col(st, 4), flags = col(st, 6);
 			long long key[SUM_KEYS] = { 0 };
 			struct sum_entry *e;
 
-			if (agg_add(d, a, ts, seq))
+			if (agg_add(d, a, ts, seq) || vms_episodes_inactive(d->eps, st))
 				goto out;
 			/* consecutive events of one task mostly share their class */
 			if (pid != last_pid || ts != last_ts) {
@@ -1001,7 +1033,7 @@ static int derive_inactive(struct derive *d)
 			}
 			e->v[0]++;
 			sum_add(e, 1, sc);
-			sum_add(e, 2, col(st, 4));
+			sum_add(e, 2, col(st, 5));
 			if (flags != NUL && (flags & 1))
 				sum_add(e, 3, sc);
 			if (flags != NUL && (flags & 2))
@@ -1179,8 +1211,9 @@ int vms_derive(struct vms_db *db, int temp)
 			}
 	}
 	d.nbuckets = span / d.bucket_ns + 1;
-	if (derive_reclaim(&d) || derive_kswapd(&d) || derive_slab(&d, &resorted) ||
-	    derive_inactive(&d) || count_tables(&d) || agg_write(&d) || vms_derive_episodes(db))
+	if (derive_reclaim(&d) || derive_kswapd(&d) || !(d.eps = vms_episodes_new(db)) ||
+	    derive_slab(&d, &resorted) || derive_inactive(&d) || count_tables(&d) ||
+	    agg_write(&d) || vms_episodes_finish(d.eps))
 		goto out;
 	{
 		sqlite3_stmt *st = prep(&d, "INSERT INTO derive_info VALUES (1, ?1, ?2, ?3, ?4)");
@@ -1200,6 +1233,7 @@ out:
 		free(d.buckets[i].n), free(d.buckets[i].lo), free(d.buckets[i].hi);
 	}
 	free(d.buckets);
+	vms_episodes_free(d.eps);
 	strmap_release(&d.strings, NULL);
 	return rc;
 }

@@ -71,7 +71,9 @@ CREATE TABLE IF NOT EXISTS shrink_bucket (
 
 -- The reclaim episodes of the whole run with what happened inside each, as
 -- the episodes section defines them (report-episodes.md), in its order
--- (rowid). NULL where that section shows none.
+-- (rowid). NULL where that section shows none. inside_lo_ts/inside_hi_ts:
+-- the bounds of "inside" (the episode's own events, else its neighbours' or
+-- the trace's), against which the section matches lost_events when it runs.
 CREATE TABLE IF NOT EXISTS episode (
 	kind TEXT NOT NULL, pid INTEGER NOT NULL, comm TEXT NOT NULL, nid INTEGER,
 	begin_cpu INTEGER, end_cpu INTEGER, begin_ts INTEGER, end_ts INTEGER,
@@ -80,4 +82,4 @@ CREATE TABLE IF NOT EXISTS episode (
 	anon INTEGER NOT NULL, file INTEGER NOT NULL, min_priority INTEGER,
 	slab_planned INTEGER NOT NULL, slab_scanned INTEGER NOT NULL, slab_freed INTEGER NOT NULL,
 	writes INTEGER NOT NULL, throttle_us INTEGER NOT NULL, end_reclaimed INTEGER,
-	wakes INTEGER, lost TEXT NOT NULL);
+	wakes INTEGER);
