@@ -250,10 +250,12 @@ static int slab_sums(struct report_ctx *ctx, const struct report_edge *e, long l
 
 	if (e) {
 		st = report_prepare_edge(ctx,
-			"SELECT COALESCE(SUM(total_scan - left_unscanned), 0), COALESCE(SUM(freed), 0),"
-			" COUNT(*), COALESCE(SUM(end_ts IS NULL), 0)"
-			" FROM shrink_slab_interval WHERE start_ts BETWEEN ?1 AND ?2"
-			" AND rowid BETWEEN ?3 AND ?4", "shrink_slab_interval", e, &empty);
+			"SELECT COALESCE(SUM(s.total_scan - e.total_scan), 0), COALESCE(SUM(e.retval), 0),"
+			" COUNT(*), COALESCE(SUM(e.seq IS NULL), 0)"
+			" FROM shrink_slab_call c JOIN mm_shrink_slab_start s ON s.seq = c.start_seq"
+			" LEFT JOIN mm_shrink_slab_end e ON e.seq = c.end_seq"
+			" WHERE c.rowid BETWEEN ?3 AND ?4 AND s.ts BETWEEN ?1 AND ?2",
+			"shrink_slab_call", e, &empty);
 	} else if ((st = report_prepare(ctx,
 			"SELECT COALESCE(SUM(scanned), 0), COALESCE(SUM(freed), 0),"
 			" COALESCE(SUM(calls), 0), COALESCE(SUM(open), 0)"

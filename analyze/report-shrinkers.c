@@ -32,7 +32,7 @@
  * The calls of the window, summed per shrinker, name, second, priority and
  * whether the row is an end without a start (orphan), into a temporary
  * table: the buckets the window covers whole from shrink_bucket, its edges
- * from the rows of shrink_slab_interval (report-buckets.c). A call belongs to
+ * from the calls of shrink_slab_call (report-buckets.c). A call belongs to
  * the window when its start does; an end event without a start when it does.
  */
 static const char calls_table[] = "temp.report_shrinker_calls";
@@ -48,16 +48,24 @@ static const char calls_buckets[] =
 	"  (?5 + bucket * ?6 - ?7) / 1000000000, priority, orphan, calls, to_scan, scanned, freed,"
 	"  def_taken, def_left, items_sum, items_n, open"
 	" FROM shrink_bucket WHERE bucket BETWEEN ?3 AND ?4";
+/* the calls of shrink_slab_call rowids ?3..?4 that start (else end) in ?1..?2 */
 static const char calls_edge[] =
 	"INSERT INTO temp.report_shrinker_calls SELECT shr, " NAME_OF_SHRINK ","
-	"  (COALESCE(start_ts, end_ts) - ?5) / 1000000000 AS sec, priority, start_ts IS NULL,"
-	"  COUNT(*), SUM(total_scan),"
+	"  (ts - ?5) / 1000000000 AS sec, priority, orphan, COUNT(*), SUM(total_scan),"
 	"  SUM(CASE WHEN end_ts IS NOT NULL THEN total_scan - left_unscanned END), SUM(freed),"
 	"  SUM(nr_objects_to_shrink), SUM(new_scan), SUM(cache_items), COUNT(cache_items),"
 	"  SUM(end_ts IS NULL)"
-	" FROM shrink_slab_interval WHERE rowid BETWEEN ?3 AND ?4"
-	"  AND COALESCE(start_ts, end_ts) BETWEEN ?1 AND ?2"
-	" GROUP BY shr, shrink, sec, priority, start_ts IS NULL";
+	" FROM (SELECT CASE WHEN s.seq IS NULL THEN e.shr ELSE s.shr END AS shr,"
+	"  CASE WHEN s.seq IS NULL THEN e.shrink ELSE s.shrink END AS shrink,"
+	"  COALESCE(s.ts, e.ts) AS ts, s.priority AS priority, s.seq IS NULL AS orphan,"
+	"  s.total_scan AS total_scan, e.ts AS end_ts, e.total_scan AS left_unscanned,"
+	"  e.retval AS freed, s.nr_objects_to_shrink AS nr_objects_to_shrink,"
+	"  e.new_scan AS new_scan, s.cache_items AS cache_items"
+	" FROM shrink_slab_call c LEFT JOIN mm_shrink_slab_start s ON s.seq = c.start_seq"
+	" LEFT JOIN mm_shrink_slab_end e ON e.seq = c.end_seq"
+	" WHERE c.rowid BETWEEN ?3 AND ?4)"
+	" WHERE ts BETWEEN ?1 AND ?2"
+	" GROUP BY shr, shrink, sec, priority, orphan";
 
 /* Per-instance sums of the calls, ranked; %s: the per-priority columns. */
 static const char calls_cte[] =
@@ -92,7 +100,7 @@ static int load_calls(struct report_ctx *ctx)
 	if (rc != SQLITE_DONE)
 		return vms_error("%s", sqlite3_errmsg(ctx->sql));
 	for (i = 0; i < sp.nedge; i++) {
-		st = report_prepare_edge(ctx, calls_edge, "shrink_slab_interval", &sp.edge[i], &empty);
+		st = report_prepare_edge(ctx, calls_edge, "shrink_slab_call", &sp.edge[i], &empty);
 		if (!st) {
 			if (empty)
 				continue;

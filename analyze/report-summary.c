@@ -68,14 +68,14 @@ static int events_sql(struct report_ctx *ctx, struct vms_buf *q)
 
 	report_split(ctx, ctx->from, ctx->to, &sp);
 	vms_buf_addf(q, "SELECT event, SUM(n) AS n FROM (SELECT event, n FROM event_bucket"
-		     " WHERE tbl <> 'shrink_slab_interval' AND bucket BETWEEN %lld AND %lld",
+		     " WHERE tbl <> 'shrink_slab_call' AND bucket BETWEEN %lld AND %lld",
 		     sp.b_lo, sp.b_hi);
 	for (i = 0; i < sp.nedge; i++) {
 		const struct report_edge *e = &sp.edge[i];
 
 		st = report_prepare(ctx, "SELECT b.tbl, MIN(b.min_seq), MAX(b.max_seq),"
 				    " (SELECT COUNT(*) FROM pragma_table_info(b.tbl) WHERE name = 'event')"
-				    " FROM event_bucket b WHERE b.tbl <> 'shrink_slab_interval'"
+				    " FROM event_bucket b WHERE b.tbl <> 'shrink_slab_call'"
 				    " AND b.bucket BETWEEN ?3 AND ?4 GROUP BY b.tbl");
 		if (!st)
 			return -1;

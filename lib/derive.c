@@ -566,10 +566,10 @@ out:
 /* ---------------------------------------------------------------- shrink_slab_interval */
 
 struct slab_ev {
-	long long seq, ts, cpu, pid, nid;
-	long long objs, items, delta, total, prio;	/* start only */
-	long long unused, new_scan, retval, left;	/* end only */
-	const char *shr, *shrink, *gfp;
+	long long seq, ts, pid;
+	long long objs, items, total, prio;	/* start only */
+	long long new_scan, retval, left;	/* end only */
+	const char *shr, *shrink;
 	int is_start;
 };
 
@@ -580,9 +580,13 @@ struct slab_task {
 	struct slab_ev start;
 };
 
+#define SLAB_BATCH 64	/* calls per INSERT: the per-statement cost is most of a row's */
+
 struct slab_pass {
 	struct derive *d;
-	sqlite3_stmt *ins;
+	sqlite3_stmt *ins, *ins1;	/* INSERT of SLAB_BATCH calls, of one */
+	long long batch[2 * SLAB_BATCH];	/* start_seq, end_seq of calls not written yet */
+	int nbatch;
 	struct slab_task *tasks;
 	size_t ntasks, size;
 	struct sums sums;	/* shrink_bucket */
@@ -591,24 +595,29 @@ struct slab_pass {
 	int unordered;		/* a task's events went back in time */
 };
 
-#define SLAB_COLS "seq, ts, cpu, pid, nid, shr, shrink"
+/* only what the pairs, their sums and the episodes need (the view reads the rest) */
+#define SLAB_COLS "seq, ts, pid, shr, shrink"
 static const char slab_start_sql[] = "SELECT 1, " SLAB_COLS ", nr_objects_to_shrink, cache_items,"
-	" delta, total_scan, priority, gfp_flags, NULL, NULL, NULL, NULL FROM mm_shrink_slab_start";
-static const char slab_end_sql[] = "SELECT 0, " SLAB_COLS ", NULL, NULL, NULL, NULL, NULL, NULL,"
-	" unused_scan, new_scan, retval, total_scan FROM mm_shrink_slab_end";
+	" total_scan, priority, NULL, NULL, NULL FROM mm_shrink_slab_start";
+static const char slab_end_sql[] = "SELECT 0, " SLAB_COLS ", NULL, NULL, NULL, NULL,"
+	" new_scan, retval, total_scan FROM mm_shrink_slab_end";
 
 static void slab_read(struct derive *d, sqlite3_stmt *st, struct slab_ev *e)
 {
 	e->is_start = sqlite3_column_int(st, 0);
-	e->seq = col(st, 1), e->ts = col(st, 2), e->cpu = col(st, 3), e->pid = col(st, 4);
-	e->nid = col(st, 5);
-	e->shr = intern(d, st, 6);
-	e->shrink = intern(d, st, 7);
-	e->objs = col(st, 8), e->items = col(st, 9), e->delta = col(st, 10);
-	e->total = col(st, 11), e->prio = col(st, 12);
-	e->gfp = intern(d, st, 13);
-	e->unused = col(st, 14), e->new_scan = col(st, 15), e->retval = col(st, 16);
-	e->left = col(st, 17);
+	e->seq = sqlite3_column_int64(st, 1);
+	e->ts = sqlite3_column_int64(st, 2);
+	e->pid = sqlite3_column_int64(st, 3);
+	e->shr = intern(d, st, 4);
+	e->shrink = intern(d, st, 5);
+	if (e->is_start) {
+		e->objs = col(st, 6), e->items = col(st, 7), e->total = col(st, 8);
+		e->prio = col(st, 9);
+		e->new_scan = e->retval = e->left = NUL;
+	} else {
+		e->objs = e->items = e->total = e->prio = NUL;
+		e->new_scan = col(st, 10), e->retval = col(st, 11), e->left = col(st, 12);
+	}
 }
 
 static struct slab_task *slab_task(struct slab_pass *p, long long pid)
@@ -644,46 +653,40 @@ static struct slab_task *slab_task(struct slab_pass *p, long long pid)
 	return &p->tasks[i];
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *s)
+/* Write the calls of p->batch, in their order (rowids). */
+static int slab_batch(struct slab_pass *p)
 {
-	if (s)
-		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, i);
+	sqlite3_stmt *st = p->nbatch == SLAB_BATCH ? p->ins : p->ins1;
+	int i, rc;
+
+	for (i = 0; i < p->nbatch; i++) {
+		if (st == p->ins1 && i) {
+			if ((rc = sqlite3_step(st)) != SQLITE_DONE)
+				return sql_fail(p->d, "shrink_slab_call");
+			sqlite3_reset(st);
+		}
+		bind(st, st == p->ins1 ? 1 : 2 * i + 1, p->batch[2 * i]);
+		bind(st, st == p->ins1 ? 2 : 2 * i + 2, p->batch[2 * i + 1]);
+	}
+	if (p->nbatch && (rc = sqlite3_step(st)) != SQLITE_DONE)
+		return sql_fail(p->d, "shrink_slab_call");
+	sqlite3_reset(st);
+	p->nbatch = 0;
+	return 0;
 }
 
 /* Write one row: a start @s with its end @e (NULL: none), or an end @e alone. */
 static int slab_write(struct slab_pass *p, const struct slab_ev *s, const struct slab_ev *e)
 {
 	const struct slab_ev *x = s ? s : e;
-	sqlite3_stmt *st = p->ins;
 	long long key[SUM_KEYS], ts = s ? s->ts : e->ts;
 	struct sum_entry *sum;
 
 	++p->rowid;
-	bind(st, 2, x->pid);
-	bind(st, 3, x->cpu);
-	bind_text(st, 4, x->shr);
-	bind_text(st, 5, x->shrink);
-	bind(st, 6, x->nid);
-	bind(st, 7, s ? s->seq : NUL);
-	bind(st, 8, s ? s->ts : NUL);
-	bind(st, 9, e ? e->seq : NUL);
-	bind(st, 10, e ? e->ts : NUL);
-	bind(st, 11, s && e ? e->ts - s->ts : NUL);
-	bind_text(st, 12, s ? s->gfp : NULL);
-	bind(st, 13, s ? s->prio : NUL);
-	bind(st, 14, s ? s->objs : NUL);
-	bind(st, 15, s ? s->items : NUL);
-	bind(st, 16, s ? s->delta : NUL);
-	bind(st, 17, s ? s->total : NUL);
-	bind(st, 18, e ? e->unused : NUL);
-	bind(st, 19, e ? e->new_scan : NUL);
-	bind(st, 20, e ? e->retval : NUL);
-	bind(st, 21, e ? e->left : NUL);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return sql_fail(p->d, "shrink_slab_interval");
-	sqlite3_reset(st);
+	p->batch[2 * p->nbatch] = s ? s->seq : NUL;
+	p->batch[2 * p->nbatch + 1] = e ? e->seq : NUL;
+	if (++p->nbatch == SLAB_BATCH && slab_batch(p))
+		return -1;
 	if (agg_add(p->d, p->rows, ts, p->rowid))
 		return -1;
 #define Z(v) ((v) == NUL ? 0 : (v))
@@ -752,7 +755,7 @@ static int slab_flush(struct slab_pass *p)
 			if (slab_write(p, &p->tasks[i].start, NULL))
 				return -1;
 		}
-	return 0;
+	return slab_batch(p);
 }
 
 /* Pair in seq order, both tables merged; Return: 0, or -1. */
@@ -812,7 +815,7 @@ static int slab_sorted(struct slab_pass *p)
 	struct slab_ev ev;
 	int rc;
 
-	snprintf(q, sizeof(q), "%s UNION ALL %s ORDER BY 5, 3, 2", slab_start_sql, slab_end_sql);
+	snprintf(q, sizeof(q), "%s UNION ALL %s ORDER BY 4, 3, 2", slab_start_sql, slab_end_sql);
 	if (!(st = prep(p->d, q)))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -866,28 +869,36 @@ static int derive_slab(struct derive *d, int *resorted)
 	struct slab_pass p = { .d = d };
 	int rc = -1;
 
-	p.rows = agg_get(d, "shrink_slab_interval", "shrink_slab_interval");
+	p.rows = agg_get(d, "shrink_slab_call", "shrink_slab_call");
 	if (!p.rows)
 		return vms_error("out of memory");
 	/* rowids 1, 2, ... in write order (p.rowid): the table is empty, so they are implicit */
-	p.ins = prep(d, "INSERT INTO shrink_slab_interval (pid, cpu, shr, shrink, nid,"
-		     " start_seq, start_ts, end_seq, end_ts, duration_ns, gfp_flags, priority,"
-		     " nr_objects_to_shrink, cache_items, delta, total_scan, unused_scan, new_scan,"
-		     " freed, left_unscanned) VALUES (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
-		     " ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)");
-	if (!p.ins || slab_merged(&p))
+	{
+		struct vms_buf q = { 0 };
+		int i;
+
+		vms_buf_addf(&q, "INSERT INTO shrink_slab_call VALUES (?, ?)");
+		for (i = 1; i < SLAB_BATCH; i++)
+			vms_buf_addf(&q, ", (?, ?)");
+		if (!q.buf)
+			return vms_error("out of memory");
+		p.ins = prep(d, q.buf);
+		vms_buf_release(&q);
+		p.ins1 = prep(d, "INSERT INTO shrink_slab_call VALUES (?1, ?2)");
+	}
+	if (!p.ins || !p.ins1 || slab_merged(&p))
 		goto out;
 	*resorted = p.unordered;
 	if (p.unordered) {
 		/* start again from a sort; the counts of the two event tables stand */
-		sqlite3_stmt *del = prep(d, "DELETE FROM shrink_slab_interval");
+		sqlite3_stmt *del = prep(d, "DELETE FROM shrink_slab_call");
 
 		if (!del)
 			goto out;
 		rc = sqlite3_step(del);
 		sqlite3_finalize(del);
 		if (rc != SQLITE_DONE) {
-			rc = sql_fail(d, "shrink_slab_interval");
+			rc = sql_fail(d, "shrink_slab_call");
 			goto out;
 		}
 		rc = -1;
@@ -896,6 +907,7 @@ static int derive_slab(struct derive *d, int *resorted)
 		p.tasks = NULL, p.sums.e = NULL;
 		p.ntasks = p.size = p.sums.size = p.sums.used = 0;
 		p.rowid = 0;
+		p.nbatch = 0;
 		agg_reset(p.rows, d->nbuckets);
 		vms_episodes_free(d->eps);
 		if (!(d->eps = vms_episodes_new(d->db)) || slab_sorted(&p))
@@ -904,6 +916,7 @@ static int derive_slab(struct derive *d, int *resorted)
 	rc = slab_sums_write(&p);
 out:
 	sqlite3_finalize(p.ins);
+	sqlite3_finalize(p.ins1);
 	free(p.tasks);
 	free(p.sums.e);
 	return rc;
@@ -1147,7 +1160,7 @@ static long long query_ll(struct derive *d, const char *sql)
 	return v;
 }
 
-/* The DDL of 910-derived.sql, for TEMP: without the DROP VIEWs, tables made TEMP. */
+/* The DDL of 910-derived.sql, for TEMP: without the DROP VIEWs, tables and views made TEMP. */
 static char *temp_ddl(const char *ddl)
 {
 	struct vms_buf b = { 0 };
@@ -1161,6 +1174,9 @@ static char *temp_ddl(const char *ddl)
 		if (!strncmp(p, "CREATE TABLE ", 13)) {
 			vms_buf_addf(&b, "CREATE TEMP TABLE ");
 			vms_buf_add(&b, p + 13, nl - p - 13);
+		} else if (!strncmp(p, "CREATE VIEW ", 12)) {
+			vms_buf_addf(&b, "CREATE TEMP VIEW ");
+			vms_buf_add(&b, p + 12, nl - p - 12);
 		} else {
 			vms_buf_add(&b, p, nl - p);
 		}

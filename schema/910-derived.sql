@@ -2,9 +2,10 @@
 -- 910-derived.sql: what the analyzers need, derived once when a run is
 -- finished (lib/derive.c fills these tables in one ordered pass, inside the
 -- transaction that finishes the run), so that `vmscope report` does not pair
--- or rescan the per-event tables. Part of schema version 1. The three
--- interval views of 006-views.sql become tables with the same names and
--- columns, holding exactly what the views return.
+-- or rescan the per-event tables. Part of schema version 1. The interval
+-- views of 006-views.sql are replaced: reclaim_interval and kswapd_interval
+-- by tables, shrink_slab_interval by a view over the pairs in
+-- shrink_slab_call; same names, columns and rows as before.
 --
 -- Time buckets: bucket b holds the events with
 --   derive_info.origin_ts + b * bucket_ns <= ts < origin_ts + (b + 1) * bucket_ns;
@@ -35,17 +36,33 @@ CREATE TABLE IF NOT EXISTS kswapd_interval (
 	sleep_seq INTEGER, sleep_ts INTEGER, duration_ns INTEGER,
 	wakes INTEGER, max_order INTEGER);
 
--- rowid: the order the pairing pass wrote the calls in (event_bucket ranges)
-CREATE TABLE IF NOT EXISTS shrink_slab_interval (
-	pid INTEGER, cpu INTEGER, shr TEXT, shrink TEXT, nid INTEGER,
-	start_seq INTEGER, start_ts INTEGER, end_seq INTEGER, end_ts INTEGER,
-	duration_ns INTEGER, gfp_flags TEXT, priority INTEGER,
-	nr_objects_to_shrink INTEGER, cache_items INTEGER, delta INTEGER, total_scan INTEGER,
-	unused_scan INTEGER, new_scan INTEGER, freed INTEGER, left_unscanned INTEGER);
+-- One do_shrink_slab() call per row, as pairs of event seqs: a start with
+-- its end (end_seq NULL: none), or an end without its start (start_seq
+-- NULL). rowid: the order the pairing pass wrote them in (event_bucket ranges).
+CREATE TABLE IF NOT EXISTS shrink_slab_call (
+	start_seq INTEGER,	-- mm_shrink_slab_start.seq
+	end_seq INTEGER);	-- mm_shrink_slab_end.seq
+
+-- The same rows and columns as the former window-function view, read through
+-- the pairs (two lookups by seq per call).
+CREATE VIEW IF NOT EXISTS shrink_slab_interval AS
+SELECT s.pid AS pid, s.cpu AS cpu, s.shr AS shr, s.shrink AS shrink, s.nid AS nid,
+	s.seq AS start_seq, s.ts AS start_ts, e.seq AS end_seq, e.ts AS end_ts,
+	e.ts - s.ts AS duration_ns, s.gfp_flags AS gfp_flags, s.priority AS priority,
+	s.nr_objects_to_shrink AS nr_objects_to_shrink, s.cache_items AS cache_items,
+	s.delta AS delta, s.total_scan AS total_scan, e.unused_scan AS unused_scan,
+	e.new_scan AS new_scan, e.retval AS freed, e.total_scan AS left_unscanned
+FROM shrink_slab_call c JOIN mm_shrink_slab_start s ON s.seq = c.start_seq
+LEFT JOIN mm_shrink_slab_end e ON e.seq = c.end_seq
+UNION ALL
+SELECT e.pid, e.cpu, e.shr, e.shrink, e.nid, NULL, NULL, e.seq, e.ts, NULL, NULL, NULL,
+	NULL, NULL, NULL, NULL, e.unused_scan, e.new_scan, e.retval, e.total_scan
+FROM shrink_slab_call c JOIN mm_shrink_slab_end e ON e.seq = c.end_seq
+WHERE c.start_seq IS NULL;
 
 -- Rows per event type and time bucket. tbl is the event table (or
--- 'shrink_slab_interval', whose "seq" is its rowid and whose time is
--- COALESCE(start_ts, end_ts)); min_seq/max_seq bound the bucket's rows.
+-- 'shrink_slab_call', whose "seq" is its rowid and whose time is its start's,
+-- else its end's); min_seq/max_seq bound the bucket's rows.
 CREATE TABLE IF NOT EXISTS event_bucket (
 	tbl TEXT NOT NULL, event TEXT NOT NULL, bucket INTEGER NOT NULL,
 	n INTEGER NOT NULL, min_seq INTEGER NOT NULL, max_seq INTEGER NOT NULL,
@@ -60,7 +77,7 @@ CREATE TABLE IF NOT EXISTS inactive_bucket (
 	scanned_anon INTEGER, scanned_file INTEGER,
 	PRIMARY KEY (bucket, pid, in_memcg, in_direct)) WITHOUT ROWID;
 
--- shrink_slab_interval summed per bucket of start_ts (orphan = 0) or, for
+-- The calls of shrink_slab_interval summed per bucket of start_ts (orphan = 0) or, for
 -- end events without a start, of end_ts (orphan = 1), shrinker and priority.
 -- A sum is NULL when none of its values is known, as SQL's SUM().
 CREATE TABLE IF NOT EXISTS shrink_bucket (

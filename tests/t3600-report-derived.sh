@@ -32,7 +32,7 @@ make_old() { # NEW OLD
 	sqlite3 -batch "$2" "DROP TABLE derive_info; DROP TABLE event_bucket;
 		DROP TABLE inactive_bucket; DROP TABLE shrink_bucket; DROP TABLE episode;
 		DROP TABLE reclaim_interval; DROP TABLE kswapd_interval;
-		DROP TABLE shrink_slab_interval;" &&
+		DROP VIEW shrink_slab_interval; DROP TABLE shrink_slab_call;" &&
 	sqlite3 -batch "$2" < "$SRC_DIR/schema/006-views.sql"
 }
 
@@ -40,7 +40,7 @@ test_expect_success SQLITE3 'import derives the tables once' '
 	vmscope import -q "$SAMPLE" -o new.db &&
 	assert_eq "$(sql new.db "SELECT bucket_ns > 0 AND 1000000000 % bucket_ns = 0,
 		origin_ts = (SELECT start_ts FROM run) FROM derive_info")" "1|1" &&
-	assert_eq "$(sql new.db "SELECT type FROM sqlite_schema WHERE name = '\''shrink_slab_interval'\''")" table &&
+	assert_eq "$(sql new.db "SELECT type FROM sqlite_schema WHERE name = '\''kswapd_interval'\''")" table &&
 	test "$(sql new.db "SELECT COUNT(*) FROM shrink_slab_interval")" -gt 500 &&
 	test "$(sql new.db "SELECT COUNT(*) FROM reclaim_interval")" -gt 100
 '
@@ -52,7 +52,7 @@ test_expect_success SQLITE3 'pairings equal the views on a fresh import' '
 '
 
 test_expect_success SQLITE3 'rollups equal sums over the raw rows' '
-	assert_eq "$(sql new.db "SELECT SUM(n) FROM event_bucket WHERE tbl <> '\''shrink_slab_interval'\''")" \
+	assert_eq "$(sql new.db "SELECT SUM(n) FROM event_bucket WHERE tbl <> '\''shrink_slab_call'\''")" \
 		"$(sql new.db "SELECT events FROM run")" "events" &&
 	assert_eq "$(sql new.db "SELECT SUM(n) FROM event_bucket WHERE tbl = '\''mm_shrink_slab_start'\''")" \
 		"$(sql new.db "SELECT COUNT(*) FROM mm_shrink_slab_start")" "slab starts" &&
