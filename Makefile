@@ -173,6 +173,7 @@ bench: all samples
 	@sh bench/import-bench.sh
 	@sh bench/record-bench.sh
 	@sh bench/replay-bench.sh
+	@sh bench/report-bench.sh
 
 deps:
 	@sh scripts/install-deps.sh
