@@ -81,15 +81,7 @@ static const char *const source_sql[NSRC] = {
 		" FROM mm_vmscan_lru_shrink_inactive WHERE ts BETWEEN ?3 AND ?4",
 	[SRC_ACTIVE] = "SELECT pid, ts, seq, priority FROM mm_vmscan_lru_shrink_active"
 		" WHERE ts BETWEEN ?3 AND ?4 AND priority IS NOT NULL",
-	/*
-	 * The do_shrink_slab() calls of shrink_slab_interval (paired once, at
-	 * derive time): the start counts where it falls, the end where it
-	 * falls; a call runs inside one reclaim call of its task, so both fall
-	 * in the same episode.
-	 */
-	[SRC_SLAB] = "SELECT pid, start_ts, start_seq, total_scan, freed, priority, end_ts, end_seq,"
-		" left_unscanned FROM shrink_slab_interval"
-		" WHERE COALESCE(start_ts, end_ts) BETWEEN ?3 AND ?4",
+	/* SRC_SLAB: the derive pass gives the calls (vms_episodes_slab()) */
 	[SRC_WRITE] = "SELECT pid, ts, seq FROM mm_vmscan_write_folio WHERE ts BETWEEN ?3 AND ?4",
 	[SRC_THROTTLE] = "SELECT pid, ts, seq, usec_delayed FROM mm_vmscan_throttled"
 		" WHERE ts BETWEEN ?3 AND ?4"
@@ -470,11 +462,8 @@ static void slab_add(struct episode *e, int end, long long total, long long prio
 	}
 }
 
-/*
- * Add one event row of @src to episode @e. A SRC_SLAB row is a call: @end
- * says whether its end (1) or its start (0) is the event inside @e.
- */
-static int accumulate(struct episode *e, enum source src, sqlite3_stmt *st, int end)
+/* Add one event row of @src to episode @e. */
+static int accumulate(struct episode *e, enum source src, sqlite3_stmt *st)
 {
 	long long v;
 
@@ -493,10 +482,6 @@ static int accumulate(struct episode *e, enum source src, sqlite3_stmt *st, int 
 		break;
 	case SRC_ACTIVE:
 		min_prio(e, st, 3);
-		break;
-	case SRC_SLAB:
-		slab_add(e, end, sqlite3_column_int64(st, 3), col_ll(st, 5), sqlite3_column_int64(st, 4),
-			 sqlite3_column_int64(st, 8), sqlite3_column_type(st, 2) != SQLITE_NULL);
 		break;
 	case SRC_WRITE:
 		e->writes++;
@@ -550,23 +535,13 @@ static int add_row(struct spans *sp, struct episode *ep, enum source k, sqlite3_
 {
 	long long pid = sqlite3_column_int64(st, 0), ts = sqlite3_column_int64(st, 1);
 	long long seq = sqlite3_column_int64(st, 2);
-	int kind, end, rc = 0;
+	int kind, rc = 0;
 
-	for (end = 0; end < (k == SRC_SLAB ? 2 : 1); end++) {
-		if (end) {	/* the end of a slab call */
-			if (sqlite3_column_type(st, 6) == SQLITE_NULL)
-				break;
-			ts = sqlite3_column_int64(st, 6);
-			seq = sqlite3_column_int64(st, 7);
-		} else if (sqlite3_column_type(st, 1) == SQLITE_NULL) {
-			continue;	/* a slab end without its start */
-		}
-		for (kind = 0; kind < NKINDS && !rc; kind++) {
-			int e = find_span(sp, kind, pid, ts, seq);
+	for (kind = 0; kind < NKINDS && !rc; kind++) {
+		int e = find_span(sp, kind, pid, ts, seq);
 
-			if (e >= 0)
-				rc = accumulate(&ep[e], k, st, end);
-		}
+		if (e >= 0)
+			rc = accumulate(&ep[e], k, st);
 	}
 	return rc;
 }
@@ -579,7 +554,7 @@ static int fill_sources(struct report_ctx *ctx, struct episode *ep, struct spans
 	int k, rc = 0;
 
 	for (k = 0; k < NSRC && sp->n && !rc; k++) {
-		if (!(mask & (1u << k)))
+		if (!(mask & (1u << k)) || !source_sql[k])
 			continue;
 		st = report_prepare(ctx, source_sql[k]);
 		if (!st)
@@ -610,6 +585,41 @@ static void pick_nid(struct episode *e)
 			best = i;
 	if (best >= 0)
 		e->nid = e->nids[best].nid;
+}
+
+/* Make room for one more episode. Return: it, zeroed, or NULL when out of memory. */
+static struct episode *episode_push(struct episode **ep, int *n, int *alloc)
+{
+	if (*n == *alloc) {
+		int want = *alloc ? *alloc * 2 : 64;
+		struct episode *ne = realloc(*ep, want * sizeof(**ep));
+
+		if (!ne)
+			return NULL;
+		*ep = ne;
+		*alloc = want;
+	}
+	memset(&(*ep)[*n], 0, sizeof(**ep));
+	return &(*ep)[(*n)++];
+}
+
+/* Columns 0..7 of both episode queries: kind, pid, comm, nid, begin/end cpu and ts. */
+static int episode_read(struct episode *e, sqlite3_stmt *st)
+{
+	e->kind = col_dup(st, 0);
+	e->comm = col_dup(st, 2);
+	if (!e->kind || !e->comm)
+		return SQLITE_NOMEM;
+	e->kind_ix = kind_index(e->kind);
+	e->pid = sqlite3_column_int64(st, 1);
+	e->nid = col_ll(st, 3);
+	e->b_cpu = col_ll(st, 4);
+	e->e_cpu = col_ll(st, 5);
+	e->has_b = sqlite3_column_type(st, 6) != SQLITE_NULL;
+	e->has_e = sqlite3_column_type(st, 7) != SQLITE_NULL;
+	e->b_ts = sqlite3_column_int64(st, 6);
+	e->e_ts = sqlite3_column_int64(st, 7);
+	return 0;
 }
 
 /* Report order: by begin (end when cut), then kind and pid. */
@@ -645,37 +655,13 @@ static int load_episodes(struct report_ctx *ctx, struct episode **out, int *n)
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct episode *e;
+		struct episode *e = episode_push(&ep, n, &alloc);
+		long long *nk = e ? realloc(key, alloc * 3 * sizeof(*key)) : NULL;
 
-		if (*n == alloc) {
-			struct episode *ne = realloc(ep, (alloc = alloc ? alloc * 2 : 64) * sizeof(*ep));
-			long long *nk = ne ? realloc(key, alloc * 3 * sizeof(*key)) : NULL;
-
-			if (ne)
-				ep = ne;
-			if (!nk) {
-				rc = SQLITE_NOMEM;
-				break;
-			}
-			key = nk;
-		}
-		e = &ep[(*n)++];
-		memset(e, 0, sizeof(*e));
-		e->kind = col_dup(st, 0);
-		e->pid = sqlite3_column_int64(st, 1);
-		e->comm = col_dup(st, 2);
-		if (!e->kind || !e->comm) {
+		if (!nk || (key = nk, rc = episode_read(e, st))) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
-		e->kind_ix = kind_index(e->kind);
-		e->nid = col_ll(st, 3);
-		e->b_cpu = col_ll(st, 4);
-		e->e_cpu = col_ll(st, 5);
-		e->has_b = sqlite3_column_type(st, 6) != SQLITE_NULL;
-		e->has_e = sqlite3_column_type(st, 7) != SQLITE_NULL;
-		e->b_ts = sqlite3_column_int64(st, 6);
-		e->e_ts = sqlite3_column_int64(st, 7);
 		key[3 * (*n - 1) + 1] = sqlite3_column_int64(st, 8);
 		key[3 * (*n - 1) + 2] = sqlite3_column_int64(st, 9);
 		e->dur = col_ll(st, 10);
@@ -1241,34 +1227,12 @@ static int load_stored(struct report_ctx *ctx, struct episode **out, int *n)
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct episode *e;
+		struct episode *e = episode_push(&ep, n, &alloc);
 
-		if (*n == alloc) {
-			struct episode *ne = realloc(ep, (alloc = alloc ? alloc * 2 : 64) * sizeof(*ep));
-
-			if (!ne) {
-				rc = SQLITE_NOMEM;
-				break;
-			}
-			ep = ne;
-		}
-		e = &ep[(*n)++];
-		memset(e, 0, sizeof(*e));
-		e->kind = col_dup(st, 0);
-		e->comm = col_dup(st, 2);
-		if (!e->kind || !e->comm) {
+		if (!e || episode_read(e, st)) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
-		e->kind_ix = kind_index(e->kind);
-		e->pid = sqlite3_column_int64(st, 1);
-		e->nid = col_ll(st, 3);
-		e->b_cpu = col_ll(st, 4);
-		e->e_cpu = col_ll(st, 5);
-		e->has_b = sqlite3_column_type(st, 6) != SQLITE_NULL;
-		e->has_e = sqlite3_column_type(st, 7) != SQLITE_NULL;
-		e->b_ts = sqlite3_column_int64(st, 6);
-		e->e_ts = sqlite3_column_int64(st, 7);
 		e->lo_ts = sqlite3_column_int64(st, 8);
 		e->hi_ts = sqlite3_column_int64(st, 9);
 		e->dur = col_ll(st, 10);

@@ -13,21 +13,24 @@
  *  - reclaim_interval and kswapd_interval: their begin/end events are few
  *    (a few % of a run); they are read into memory, sorted per task (node)
  *    by (ts, seq) as the views order them, and paired in one pass.
- *  - shrink_slab_interval: start and end events are a third of a run, too
- *    many to sort in memory. They are read in seq order (two cursors merged)
- *    and paired per task as they come, which equals the views' (ts, seq)
- *    order as long as each task's events are in time order along seq. A
- *    live recording can break that (drains merge CPUs page by page): when a
- *    task's event is older than its previous one, the table is emptied and
- *    paired again from a (pid, ts, seq) sort in SQL: slower, same result.
+ *  - shrink_slab_call (the pairs behind the view shrink_slab_interval): start
+ *    and end events are a third of a run, too many to sort in memory. They
+ *    are read in seq order (two cursors merged) and paired per task as they
+ *    come, which equals the view's (ts, seq) order as long as each task's
+ *    events are in time order along seq. A live recording can break that
+ *    (drains merge CPUs page by page): when a task's event is older than its
+ *    previous one, the table is emptied and paired again from a (pid, ts,
+ *    seq) sort in SQL: slower, same result.
  *  - event_bucket: rows per event and bucket with their seq range, from one
  *    pass over each event table (the pairing passes count their own tables).
  *  - inactive_bucket: mm_vmscan_lru_shrink_inactive per bucket, task and
  *    reclaimer class; the class of an event (inside a memcg or a direct
  *    reclaim call of its task) is looked up in the sorted begin/end keys of
  *    its task, the audit section's definition.
- *  - shrink_bucket: the pairs of shrink_slab_interval summed per bucket,
- *    shrinker and priority as they are written.
+ *  - shrink_bucket: the calls summed per bucket, shrinker and priority as
+ *    they are written.
+ *  - episode: the reclaim episodes of the whole run (analyze/report-episodes.c
+ *    defines them), fed by the slab and inactive passes as they read.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -76,6 +79,15 @@ static sqlite3_stmt *prep(struct derive *d, const char *sql)
 		return NULL;
 	}
 	return st;
+}
+
+/* Run an INSERT and reset it for the next row. Return: 0, or -1. */
+static int step_reset(struct derive *d, sqlite3_stmt *st, const char *what)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : sql_fail(d, what);
 }
 
 static long long col(sqlite3_stmt *st, int i)
@@ -196,11 +208,10 @@ static int agg_write(struct derive *d)
 			sqlite3_bind_int64(st, 4, a->n[b]);
 			sqlite3_bind_int64(st, 5, a->lo[b]);
 			sqlite3_bind_int64(st, 6, a->hi[b]);
-			if (sqlite3_step(st) != SQLITE_DONE) {
+			if (step_reset(d, st, "event_bucket")) {
 				sqlite3_finalize(st);
-				return sql_fail(d, "event_bucket");
+				return -1;
 			}
-			sqlite3_reset(st);
 		}
 	sqlite3_finalize(st);
 	return 0;
@@ -438,11 +449,8 @@ static int derive_reclaim(struct derive *d)
 			bind(st, 8, x->ts);
 			bind(st, 12, x->nr);
 		}
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			sql_fail(d, "reclaim_interval");
+		if (step_reset(d, st, "reclaim_interval"))
 			goto out;
-		}
-		sqlite3_reset(st);
 	}
 	rc = 0;
 out:
@@ -550,11 +558,8 @@ static int derive_kswapd(struct derive *d)
 		bind(st, 7, sts != NUL && wts != NUL ? sts - wts : NUL);
 		bind(st, 8, wakes);
 		bind(st, 9, order);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			sql_fail(d, "kswapd_interval");
+		if (step_reset(d, st, "kswapd_interval"))
 			goto out;
-		}
-		sqlite3_reset(st);
 	}
 	rc = 0;
 out:
@@ -563,7 +568,7 @@ out:
 	return rc;
 }
 
-/* ---------------------------------------------------------------- shrink_slab_interval */
+/* ---------------------------------------------------------------- shrink_slab_call */
 
 struct slab_ev {
 	long long seq, ts, pid;
@@ -590,7 +595,7 @@ struct slab_pass {
 	struct slab_task *tasks;
 	size_t ntasks, size;
 	struct sums sums;	/* shrink_bucket */
-	struct agg *rows;	/* event_bucket of shrink_slab_interval */
+	struct agg *rows;	/* event_bucket of shrink_slab_call */
 	long long rowid;
 	int unordered;		/* a task's events went back in time */
 };
@@ -854,11 +859,10 @@ static int slab_sums_write(struct slab_pass *p)
 			bind_sum(st, 6 + k, e, k);
 		sqlite3_bind_int64(st, 13, e->v[7]);
 		sqlite3_bind_int64(st, 14, e->v[8]);
-		if (sqlite3_step(st) != SQLITE_DONE) {
+		if (step_reset(p->d, st, "shrink_bucket")) {
 			sqlite3_finalize(st);
-			return sql_fail(p->d, "shrink_bucket");
+			return -1;
 		}
-		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
 	return 0;
@@ -1072,11 +1076,8 @@ static int derive_inactive(struct derive *d)
 		sqlite3_bind_int64(st, 5, e->v[0]);
 		for (int k = 1; k <= 4; k++)
 			bind_sum(st, 5 + k, e, k);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			sql_fail(d, "inactive_bucket");
+		if (step_reset(d, st, "inactive_bucket"))
 			goto out;
-		}
-		sqlite3_reset(st);
 	}
 	rc = 0;
 out:
