@@ -587,6 +587,14 @@ static void pick_nid(struct episode *e)
 		e->nid = e->nids[best].nid;
 }
 
+/* strcmp() order of the kinds, by kind_ix: direct < kswapd < memcg < memcg_softlimit < node */
+static int cmp_kind(const struct episode *x, const struct episode *y)
+{
+	static const int rank[NKINDS] = { 0, 2, 3, 4, 1 };
+
+	return rank[x->kind_ix] - rank[y->kind_ix];
+}
+
 /* Make room for one more episode. Return: it, zeroed, or NULL when out of memory. */
 static struct episode *episode_push(struct episode **ep, int *n, int *alloc)
 {
@@ -634,7 +642,7 @@ static int cmp_episode(const void *pa, const void *pb)
 		return xt < yt ? -1 : 1;
 	if (xs != ys)
 		return xs < ys ? -1 : 1;
-	if ((c = strcmp(x->kind, y->kind)))
+	if ((c = cmp_kind(x, y)))
 		return c;
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
@@ -876,7 +884,7 @@ static int cmp_task(const void *a, const void *b)
 {
 	const struct episode *x = *(const struct episode *const *)a;
 	const struct episode *y = *(const struct episode *const *)b;
-	int c = strcmp(x->kind, y->kind);
+	int c = cmp_kind(x, y);
 
 	if (c)
 		return c;
@@ -889,7 +897,7 @@ static int cmp_node(const void *a, const void *b)
 {
 	const struct episode *x = *(const struct episode *const *)a;
 	const struct episode *y = *(const struct episode *const *)b;
-	int c = strcmp(x->kind, y->kind);
+	int c = cmp_kind(x, y);
 
 	if (c)
 		return c;

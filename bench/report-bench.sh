@@ -11,8 +11,9 @@
 #    database is made again when the binary's derived tables are missing.
 # 2. Timing: a warm-up, then VMSCOPE_BENCH_RUNS rounds of the whole report
 #    and of each section (stdout to /dev/null), each round with a reference
-#    run in the same round, `sqlite3 DB 'SELECT count(*) FROM <largest event
-#    table>'`; medians of wall time, and the ratio report/reference.
+#    run in the same round, `sqlite3 DB 'SELECT sum(ts) FROM <largest event
+#    table>'` (one pass over its rows); medians of wall time, and the ratio
+#    report/reference.
 #
 # Settings (environment):
 #   VMSCOPE_BENCH_RUNS=5          timed rounds (after one warm-up)
@@ -100,7 +101,7 @@ SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/vmscope-report-bench.XXXXXX") || exit 1
 echo "vmscope report benchmark"
 echo "  database:  $DB ($(wc -c < "$DB") bytes, $EVENTS events; $made)"
 echo "  rounds:    1 warm-up (dropped) + $RUNS timed; each with the reference"
-echo "  reference: sqlite3 DB 'SELECT count(*) FROM $BIG'"
+echo "  reference: sqlite3 DB 'SELECT sum(ts) FROM $BIG'"
 echo "  load:      $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) before ($(nproc 2>/dev/null || echo ?) CPUs)"
 
 # Wall seconds of "$@" with stdout to /dev/null; exit on failure.
@@ -113,7 +114,7 @@ wall() {
 # One line per target: "all" then every section. Times are kept in files.
 round=0
 while [ $round -le "$RUNS" ]; do
-	ref=$(wall sqlite3 "$DB" "SELECT count(*) FROM $BIG")
+	ref=$(wall sqlite3 "$DB" "SELECT sum(ts) FROM $BIG")
 	all=$(wall "$VMSCOPE" report "$DB")
 	if [ $round -gt 0 ]; then
 		echo "$ref" >> "$SCRATCH/ref"
