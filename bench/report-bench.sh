@@ -11,7 +11,7 @@
 #    database is made again when the binary's derived tables are missing.
 # 2. Timing: a warm-up, then VMSCOPE_BENCH_RUNS rounds of the whole report
 #    and of each section (stdout to /dev/null), each round with a reference
-#    run in the same round, `sqlite3 DB 'SELECT sum(ts) FROM <largest event
+#    run in the same round, `sqlite3 DB 'SELECT total(ts) FROM <largest event
 #    table>'` (one pass over its rows); medians of wall time, and the ratio
 #    report/reference.
 #
@@ -101,10 +101,10 @@ SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/vmscope-report-bench.XXXXXX") || exit 1
 echo "vmscope report benchmark"
 echo "  database:  $DB ($(wc -c < "$DB") bytes, $EVENTS events; $made)"
 echo "  rounds:    1 warm-up (dropped) + $RUNS timed; each with the reference"
-echo "  reference: sqlite3 DB 'SELECT sum(ts) FROM $BIG'"
+echo "  reference: sqlite3 DB 'SELECT total(ts) FROM $BIG'"
 echo "  load:      $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) before ($(nproc 2>/dev/null || echo ?) CPUs)"
 
-# Wall seconds of "$@" with stdout to /dev/null; exit on failure.
+# Wall seconds of "$@" with stdout to /dev/null; fails (in its subshell) when "$@" does.
 wall() {
 	t0=$(now)
 	"$@" > /dev/null 2> "$SCRATCH/err" || { cat "$SCRATCH/err" >&2; die "failed: $*"; }
@@ -114,14 +114,14 @@ wall() {
 # One line per target: "all" then every section. Times are kept in files.
 round=0
 while [ $round -le "$RUNS" ]; do
-	ref=$(wall sqlite3 "$DB" "SELECT sum(ts) FROM $BIG")
-	all=$(wall "$VMSCOPE" report "$DB")
+	ref=$(wall sqlite3 "$DB" "SELECT total(ts) FROM $BIG") || exit 1
+	all=$(wall "$VMSCOPE" report "$DB") || exit 1
 	if [ $round -gt 0 ]; then
 		echo "$ref" >> "$SCRATCH/ref"
 		echo "$all" >> "$SCRATCH/all"
 	fi
 	for s in $SECTIONS; do
-		t=$(wall "$VMSCOPE" report "$DB" "$s")
+		t=$(wall "$VMSCOPE" report "$DB" "$s") || exit 1
 		[ $round -gt 0 ] && echo "$t" >> "$SCRATCH/s-$s"
 	done
 	[ $round = 0 ] && label="warm-up" || label="run $round"
