@@ -60,6 +60,7 @@ CPPFLAGS += $(DEP_CFLAGS)
 LIBS = $(DEP_LIBS) -lm -ldl -lpthread
 
 LIB_OBJS += analyze/report-audit.o
+LIB_OBJS += analyze/report-buckets.o
 LIB_OBJS += analyze/report-episodes.o
 LIB_OBJS += analyze/report-kswapd-failures.o
 LIB_OBJS += analyze/report-ratio.o
@@ -73,6 +74,10 @@ LIB_OBJS += analyze/report-vmstat.o
 LIB_OBJS += analyze/table.o
 LIB_OBJS += analyze/vmstat-metrics.o
 LIB_OBJS += lib/db.o
+LIB_OBJS += lib/derive.o
+LIB_OBJS += lib/derive-inactive.o
+LIB_OBJS += lib/derive-pairs.o
+LIB_OBJS += lib/derive-slab.o
 LIB_OBJS += plots/plot-data.o
 LIB_OBJS += lib/error.o
 LIB_OBJS += lib/input.o
@@ -174,6 +179,7 @@ bench: all samples
 	@sh bench/import-bench.sh
 	@sh bench/record-bench.sh
 	@sh bench/replay-bench.sh
+	@sh bench/report-bench.sh
 
 deps:
 	@sh scripts/install-deps.sh

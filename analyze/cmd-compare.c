@@ -93,7 +93,7 @@ static int init_run(struct run *r, double from_s, double to_s, int has_from, int
 			r->release = strdup((const char *)sqlite3_column_text(st, 0));
 		sqlite3_finalize(st);
 	}
-	return 0;
+	return report_derived(ctx);
 }
 
 /* First column of the first row, with ?3 = @arg. Return: 0, 1 when no row/NULL, -1 on error. */

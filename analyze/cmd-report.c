@@ -58,7 +58,7 @@ static int init_ctx(struct report_ctx *ctx, double from_s, double to_s, int has_
 				 report_rel_s(ctx, ctx->run_end));
 	if (ctx->to < ctx->from)
 		return vms_error("--to %.3f is before --from %.3f", to_s, from_s);
-	return 0;
+	return report_derived(ctx);
 }
 
 static void add_meta(struct report_ctx *ctx, struct out *o, const char *path)

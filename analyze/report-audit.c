@@ -156,82 +156,138 @@ static sqlite3_stmt *prepare_span(struct report_ctx *ctx, const char *sql, long 
 	return st;
 }
 
-static int load_trace(struct report_ctx *ctx, long long from, long long to, struct trace_sums *t)
+/*
+ * The reclaimer class of each mm_vmscan_lru_shrink_inactive event, summed
+ * per class.
+ * An event is inside a memcg (m) or direct (d) interval of its pid when
+ * the last begin/end event of that kind and pid at or before it is a
+ * begin; before the first one (none at or before it: the pid's first
+ * is after it), when that first one is an end (an interval cut by the
+ * start of the trace). Key ts*4+o orders a begin
+ * (o 0), an event (o 1) and an end (o 2) at one ts, so that the
+ * interval holds its ends; key % 4 tells a begin from an end.
+ * inactive_bucket holds the same class per event (lib/derive.c), summed per
+ * bucket; with @e, the raw rows of that edge are classed here.
+ */
+static const char inactive_edge_sql[] =
+	"WITH mk AS ("
+	"  SELECT pid, ts, 0 AS o, 'm' AS g FROM mm_vmscan_memcg_reclaim_begin"
+	"  UNION ALL SELECT pid, ts, 2, 'm' FROM mm_vmscan_memcg_reclaim_end"
+	"  UNION ALL SELECT pid, ts, 0, 'm' FROM mm_vmscan_memcg_softlimit_reclaim_begin"
+	"  UNION ALL SELECT pid, ts, 2, 'm' FROM mm_vmscan_memcg_softlimit_reclaim_end"
+	"  UNION ALL SELECT pid, ts, 0, 'd' FROM mm_vmscan_direct_reclaim_begin"
+	"  UNION ALL SELECT pid, ts, 2, 'd' FROM mm_vmscan_direct_reclaim_end"
+	"  UNION ALL SELECT pid, ts, 0, 'd' FROM mm_vmscan_node_reclaim_begin"
+	"  UNION ALL SELECT pid, ts, 2, 'd' FROM mm_vmscan_node_reclaim_end),"
+	" x AS (SELECT pid, ts, o, g, NULL AS sc, NULL AS re FROM mk"
+	"  WHERE pid IN (SELECT pid FROM mm_vmscan_lru_shrink_inactive WHERE ts BETWEEN ?1 AND ?2"
+	"   AND seq BETWEEN ?3 AND ?4)"
+	"  UNION ALL SELECT pid, ts, 1, NULL, nr_scanned, nr_reclaimed"
+	"  FROM mm_vmscan_lru_shrink_inactive WHERE ts BETWEEN ?1 AND ?2 AND seq BETWEEN ?3 AND ?4),"
+	" w AS (SELECT pid, o, sc, re,"
+	"  MAX(CASE WHEN g = 'm' THEN ts * 4 + o END) OVER before AS lm,"
+	"  MAX(CASE WHEN g = 'd' THEN ts * 4 + o END) OVER before AS ld"
+	"  FROM x WINDOW before AS (PARTITION BY pid ORDER BY ts, o ROWS UNBOUNDED PRECEDING)),"
+	" f AS (SELECT pid, MIN(CASE WHEN g = 'm' THEN ts * 4 + o END) AS fm,"
+	"  MIN(CASE WHEN g = 'd' THEN ts * 4 + o END) AS fd FROM mk GROUP BY pid),"
+	" ev AS (SELECT w.pid AS pid,"
+	"  COALESCE(lm % 4 = 0, fm % 4 = 2, 0) AS m, COALESCE(ld % 4 = 0, fd % 4 = 2, 0) AS d,"
+	"  SUM(sc) AS sc, SUM(re) AS re, COUNT(*) AS n"
+	"  FROM w LEFT JOIN f ON f.pid = w.pid WHERE o = 1 GROUP BY w.pid, m, d),"
+	" k AS (SELECT pid, MAX(comm GLOB 'kswapd*') AS ksw, MAX(comm = 'khugepaged') AS khp"
+	"  FROM task GROUP BY pid)"
+	" SELECT CASE WHEN ev.m THEN 3 WHEN k.ksw THEN 0 WHEN ev.d AND k.khp THEN 2"
+	"  WHEN ev.d THEN 1 ELSE 4 END AS cls,"
+	" COALESCE(SUM(ev.sc), 0), COALESCE(SUM(ev.re), 0), SUM(ev.n)"
+	" FROM ev LEFT JOIN k ON k.pid = ev.pid GROUP BY cls";
+static const char inactive_bucket_sql[] =
+	"WITH k AS (SELECT pid, MAX(comm GLOB 'kswapd*') AS ksw, MAX(comm = 'khugepaged') AS khp"
+	"  FROM task GROUP BY pid)"
+	" SELECT CASE WHEN ev.in_memcg THEN 3 WHEN k.ksw THEN 0 WHEN ev.in_direct AND k.khp THEN 2"
+	"  WHEN ev.in_direct THEN 1 ELSE 4 END AS cls,"
+	" COALESCE(SUM(ev.nr_scanned), 0), COALESCE(SUM(ev.nr_reclaimed), 0), SUM(ev.events)"
+	" FROM inactive_bucket ev LEFT JOIN k ON k.pid = ev.pid"
+	" WHERE ev.bucket BETWEEN ?3 AND ?4 GROUP BY cls";
+
+static int inactive_sums(struct report_ctx *ctx, const struct report_edge *e, long long b_lo,
+			 long long b_hi, struct trace_sums *t)
 {
 	sqlite3_stmt *st;
-	int rc, c;
+	int rc, c, empty = 0;
 
-	memset(t, 0, sizeof(*t));
-	/*
-	 * An event is inside a memcg (m) or direct (d) interval of its pid when
-	 * the last begin/end event of that kind and pid at or before it is a
-	 * begin; before the first one (none at or before it: the pid's first
-	 * is after it), when that first one is an end (an interval cut by the
-	 * start of the trace). Key ts*4+o orders a begin
-	 * (o 0), an event (o 1) and an end (o 2) at one ts, so that the
-	 * interval holds its ends; key % 4 tells a begin from an end.
-	 */
-	st = prepare_span(ctx,
-		"WITH mk AS ("
-		"  SELECT pid, ts, 0 AS o, 'm' AS g FROM mm_vmscan_memcg_reclaim_begin"
-		"  UNION ALL SELECT pid, ts, 2, 'm' FROM mm_vmscan_memcg_reclaim_end"
-		"  UNION ALL SELECT pid, ts, 0, 'm' FROM mm_vmscan_memcg_softlimit_reclaim_begin"
-		"  UNION ALL SELECT pid, ts, 2, 'm' FROM mm_vmscan_memcg_softlimit_reclaim_end"
-		"  UNION ALL SELECT pid, ts, 0, 'd' FROM mm_vmscan_direct_reclaim_begin"
-		"  UNION ALL SELECT pid, ts, 2, 'd' FROM mm_vmscan_direct_reclaim_end"
-		"  UNION ALL SELECT pid, ts, 0, 'd' FROM mm_vmscan_node_reclaim_begin"
-		"  UNION ALL SELECT pid, ts, 2, 'd' FROM mm_vmscan_node_reclaim_end),"
-		" x AS (SELECT pid, ts, o, g, NULL AS sc, NULL AS re FROM mk"
-		"  WHERE pid IN (SELECT pid FROM mm_vmscan_lru_shrink_inactive WHERE ts BETWEEN ?1 AND ?2)"
-		"  UNION ALL SELECT pid, ts, 1, NULL, nr_scanned, nr_reclaimed"
-		"  FROM mm_vmscan_lru_shrink_inactive WHERE ts BETWEEN ?1 AND ?2),"
-		" w AS (SELECT pid, o, sc, re,"
-		"  MAX(CASE WHEN g = 'm' THEN ts * 4 + o END) OVER before AS lm,"
-		"  MAX(CASE WHEN g = 'd' THEN ts * 4 + o END) OVER before AS ld"
-		"  FROM x WINDOW before AS (PARTITION BY pid ORDER BY ts, o ROWS UNBOUNDED PRECEDING)),"
-		" f AS (SELECT pid, MIN(CASE WHEN g = 'm' THEN ts * 4 + o END) AS fm,"
-		"  MIN(CASE WHEN g = 'd' THEN ts * 4 + o END) AS fd FROM mk GROUP BY pid),"
-		" ev AS (SELECT w.pid AS pid,"
-		"  COALESCE(lm % 4 = 0, fm % 4 = 2, 0) AS m, COALESCE(ld % 4 = 0, fd % 4 = 2, 0) AS d,"
-		"  SUM(sc) AS sc, SUM(re) AS re, COUNT(*) AS n"
-		"  FROM w LEFT JOIN f ON f.pid = w.pid WHERE o = 1 GROUP BY w.pid, m, d),"
-		" k AS (SELECT pid, MAX(comm GLOB 'kswapd*') AS ksw, MAX(comm = 'khugepaged') AS khp"
-		"  FROM task GROUP BY pid)"
-		" SELECT CASE WHEN ev.m THEN 3 WHEN k.ksw THEN 0 WHEN ev.d AND k.khp THEN 2"
-		"  WHEN ev.d THEN 1 ELSE 4 END AS cls,"
-		" COALESCE(SUM(ev.sc), 0), COALESCE(SUM(ev.re), 0), SUM(ev.n)"
-		" FROM ev LEFT JOIN k ON k.pid = ev.pid GROUP BY cls",
-		from, to);
+	if (e) {
+		st = report_prepare_edge(ctx, inactive_edge_sql, "mm_vmscan_lru_shrink_inactive", e,
+					 &empty);
+	} else if ((st = report_prepare(ctx, inactive_bucket_sql))) {
+		sqlite3_bind_int64(st, 3, b_lo);
+		sqlite3_bind_int64(st, 4, b_hi);
+	}
 	if (!st)
-		return -1;
+		return empty ? 0 : -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		c = sqlite3_column_int(st, 0);
 		if (c < 0 || c >= C_N)
 			continue;
-		t->scanned[c] = sqlite3_column_int64(st, 1);
-		t->reclaimed[c] = sqlite3_column_int64(st, 2);
-		t->events[c] = sqlite3_column_int64(st, 3);
-		t->all_scanned += t->scanned[c];
-		t->all_reclaimed += t->reclaimed[c];
-		t->all_events += t->events[c];
+		t->scanned[c] += sqlite3_column_int64(st, 1);
+		t->reclaimed[c] += sqlite3_column_int64(st, 2);
+		t->events[c] += sqlite3_column_int64(st, 3);
+		t->all_scanned += sqlite3_column_int64(st, 1);
+		t->all_reclaimed += sqlite3_column_int64(st, 2);
+		t->all_events += sqlite3_column_int64(st, 3);
 	}
 	if (rc != SQLITE_DONE)
 		return step_error(ctx, st);
 	sqlite3_finalize(st);
+	return 0;
+}
 
-	st = prepare_span(ctx,
-		"SELECT COALESCE(SUM(total_scan - left_unscanned), 0), COALESCE(SUM(freed), 0),"
-		" COUNT(*), COALESCE(SUM(end_ts IS NULL), 0)"
-		" FROM shrink_slab_interval WHERE start_ts BETWEEN ?1 AND ?2", from, to);
+/* Slab calls starting in the span: shrink_bucket for whole buckets, @e's raw rows. */
+static int slab_sums(struct report_ctx *ctx, const struct report_edge *e, long long b_lo,
+		     long long b_hi, struct trace_sums *t)
+{
+	sqlite3_stmt *st;
+	int empty = 0;
+
+	if (e) {
+		st = report_prepare_edge(ctx,
+			"SELECT COALESCE(SUM(s.total_scan - e.total_scan), 0), COALESCE(SUM(e.retval), 0),"
+			" COUNT(*), COALESCE(SUM(e.seq IS NULL), 0)"
+			" FROM shrink_slab_call c JOIN mm_shrink_slab_start s ON s.seq = c.start_seq"
+			" LEFT JOIN mm_shrink_slab_end e ON e.seq = c.end_seq"
+			" WHERE c.rowid BETWEEN ?3 AND ?4 AND s.ts BETWEEN ?1 AND ?2",
+			"shrink_slab_call", e, &empty);
+	} else if ((st = report_prepare(ctx,
+			"SELECT COALESCE(SUM(scanned), 0), COALESCE(SUM(freed), 0),"
+			" COALESCE(SUM(calls), 0), COALESCE(SUM(open), 0)"
+			" FROM shrink_bucket WHERE orphan = 0 AND bucket BETWEEN ?3 AND ?4"))) {
+		sqlite3_bind_int64(st, 3, b_lo);
+		sqlite3_bind_int64(st, 4, b_hi);
+	}
 	if (!st)
-		return -1;
+		return empty ? 0 : -1;
 	if (sqlite3_step(st) != SQLITE_ROW)
 		return step_error(ctx, st);
-	t->slab_scanned = sqlite3_column_int64(st, 0);
-	t->slab_freed = sqlite3_column_int64(st, 1);
-	t->slab_calls = sqlite3_column_int64(st, 2);
-	t->slab_open = sqlite3_column_int64(st, 3);
+	t->slab_scanned += sqlite3_column_int64(st, 0);
+	t->slab_freed += sqlite3_column_int64(st, 1);
+	t->slab_calls += sqlite3_column_int64(st, 2);
+	t->slab_open += sqlite3_column_int64(st, 3);
 	sqlite3_finalize(st);
+	return 0;
+}
+
+static int load_trace(struct report_ctx *ctx, long long from, long long to, struct trace_sums *t)
+{
+	struct report_split sp;
+	sqlite3_stmt *st;
+	int i;
+
+	memset(t, 0, sizeof(*t));
+	report_split(ctx, from, to, &sp);
+	if (inactive_sums(ctx, NULL, sp.b_lo, sp.b_hi, t) || slab_sums(ctx, NULL, sp.b_lo, sp.b_hi, t))
+		return -1;
+	for (i = 0; i < sp.nedge; i++)
+		if (inactive_sums(ctx, &sp.edge[i], 0, 0, t) || slab_sums(ctx, &sp.edge[i], 0, 0, t))
+			return -1;
 
 	st = prepare_span(ctx,
 		"SELECT COALESCE(SUM(nr_scanned), 0), COALESCE(SUM(nr_reclaimed), 0), COUNT(*)"
@@ -260,8 +316,8 @@ static int load_trace(struct report_ctx *ctx, long long from, long long to, stru
 	t->lost_unknown_ts = sqlite3_column_int64(st, 3);
 	sqlite3_finalize(st);
 
-	return report_int(ctx, "SELECT COUNT(*) FROM mm_vmscan_lru_shrink_inactive",
-			  &t->run_inactive) < 0 ? -1 : 0;
+	return report_int(ctx, "SELECT COALESCE(SUM(n), 0) FROM event_bucket"
+			  " WHERE tbl = 'mm_vmscan_lru_shrink_inactive'", &t->run_inactive) < 0 ? -1 : 0;
 }
 
 struct audit {

@@ -17,6 +17,8 @@
  * ascending order is the value of rank ceil(p * n / 100) (1-based), computed
  * in integers in report_percentile() below; only complete episodes have a duration.
  */
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,10 +27,13 @@
 
 #define TS_MIN "-9223372036854775807"
 #define TS_MAX "9223372036854775807"
+#define TS_MIN_LL (-9223372036854775807LL)
+#define TS_MAX_LL 9223372036854775807LL
 
 /*
- * The episodes overlapping the window, with the bounds of "inside" (lo, hi:
- * exclusive, in (ts, seq) order) and the CPUs of their begin and end events.
+ * Every episode, per kind and task (node) in time order, with the CPUs of its
+ * begin and end events; load_episodes() adds the bounds of "inside" (lo, hi:
+ * exclusive, in (ts, seq) order) and keeps those overlapping the window.
  */
 static const char episodes_sql[] =
 	"WITH"
@@ -52,23 +57,14 @@ static const char episodes_sql[] =
 	"   k.duration_ns, NULL, k.wakes,"
 	"   (SELECT x.cpu FROM mm_vmscan_kswapd_wake x WHERE x.seq = k.wake_seq),"
 	"   (SELECT x.cpu FROM mm_vmscan_kswapd_sleep x WHERE x.seq = k.sleep_seq)"
-	"  FROM kswapd_interval k),"
-	/* bounds of "inside": the episode's own begin/end, else its neighbours, else the trace */
-	" e1 AS (SELECT *,"
-	"   COALESCE(b_ts, LAG(e_ts) OVER g, " TS_MIN ") AS lo_ts,"
-	"   COALESCE(b_seq, LAG(e_seq) OVER g, " TS_MIN ") AS lo_seq,"
-	"   COALESCE(e_ts, LEAD(b_ts) OVER g, " TS_MAX ") AS hi_ts,"
-	"   COALESCE(e_seq, LEAD(b_seq) OVER g, " TS_MAX ") AS hi_seq"
-	"  FROM e0 WINDOW g AS (PARTITION BY kind, gkey"
-	"   ORDER BY COALESCE(b_ts, e_ts), COALESCE(b_seq, e_seq)))"
+	"  FROM kswapd_interval k)"
 	" SELECT kind, pid,"						/* 0, 1 */
-	"  (SELECT t.comm FROM task t WHERE t.pid = e1.pid"
-	"    AND COALESCE(e1.b_ts, e1.e_ts) BETWEEN t.first_ts AND t.last_ts"
-	"   UNION ALL SELECT MIN(t.comm) FROM task t WHERE t.pid = e1.pid LIMIT 1),"	/* 2 */
-	"  nid, b_cpu, e_cpu, b_ts, e_ts, lo_ts, lo_seq, hi_ts, hi_seq,"	/* 3..11 */
-	"  dur, end_rec, wakes"						/* 12..14 */
-	" FROM e1 WHERE (b_ts IS NULL OR b_ts <= ?2) AND (e_ts IS NULL OR e_ts >= ?1)"
-	" ORDER BY COALESCE(b_ts, e_ts), COALESCE(b_seq, e_seq), kind, pid";
+	"  (SELECT t.comm FROM task t WHERE t.pid = e0.pid"
+	"    AND COALESCE(e0.b_ts, e0.e_ts) BETWEEN t.first_ts AND t.last_ts"
+	"   UNION ALL SELECT MIN(t.comm) FROM task t WHERE t.pid = e0.pid LIMIT 1),"	/* 2 */
+	"  nid, b_cpu, e_cpu, b_ts, e_ts, b_seq, e_seq,"			/* 3..9 */
+	"  dur, end_rec, wakes, gkey"					/* 10..13 */
+	" FROM e0 ORDER BY kind, gkey, COALESCE(b_ts, e_ts), COALESCE(b_seq, e_seq)";
 
 /* kswapd pids per node: every pid that emitted a kswapd wake or sleep for it. */
 static const char kswapd_pids_sql[] =
@@ -85,19 +81,7 @@ static const char *const source_sql[NSRC] = {
 		" FROM mm_vmscan_lru_shrink_inactive WHERE ts BETWEEN ?3 AND ?4",
 	[SRC_ACTIVE] = "SELECT pid, ts, seq, priority FROM mm_vmscan_lru_shrink_active"
 		" WHERE ts BETWEEN ?3 AND ?4 AND priority IS NOT NULL",
-	/*
-	 * The calls of shrink_slab_interval, read from its two tables in pairing
-	 * order (a start and the next slab event of its task, when that is the
-	 * end of the same shrinker): a do_shrink_slab() call runs inside one
-	 * reclaim call of its task, so both events fall in the same episode.
-	 * The view itself costs ~20 us per event.
-	 */
-	[SRC_SLAB] = "SELECT pid, ts, seq, total_scan, retval, priority, shr, is_start FROM"
-		" (SELECT pid, ts, seq, total_scan, NULL AS retval, priority, shr, 1 AS is_start"
-		"  FROM mm_shrink_slab_start WHERE ts BETWEEN ?3 AND ?4"
-		"  UNION ALL SELECT pid, ts, seq, total_scan, retval, NULL, shr, 0"
-		"  FROM mm_shrink_slab_end WHERE ts BETWEEN ?3 AND ?4)"
-		" ORDER BY pid, ts, seq",
+	/* SRC_SLAB: the derive pass gives the calls (vms_episodes_slab()) */
 	[SRC_WRITE] = "SELECT pid, ts, seq FROM mm_vmscan_write_folio WHERE ts BETWEEN ?3 AND ?4",
 	[SRC_THROTTLE] = "SELECT pid, ts, seq, usec_delayed FROM mm_vmscan_throttled"
 		" WHERE ts BETWEEN ?3 AND ?4"
@@ -359,6 +343,8 @@ static int cmp_span(const void *a, const void *b)
 struct spans {
 	struct span *s;
 	int n, alloc;
+	long long cpid;		/* find_span(): the last pid looked up, */
+	int clo, chi, cached;	/* its spans s[clo..chi) */
 };
 
 static int add_span(struct spans *sp, const struct episode *e, int ep, long long pid)
@@ -381,26 +367,52 @@ static int add_span(struct spans *sp, const struct episode *e, int ep, long long
  * last span of (pid, k) starting before the event, if the event is before its end.
  * Return: episode index, or -1.
  */
-static int find_span(const struct spans *sp, int k, long long pid, long long ts, long long seq)
+static int find_span(struct spans *sp, int k, long long pid, long long ts, long long seq)
 {
-	int lo = 0, hi = sp->n;	/* first span not before the event's key */
 	const struct span *s;
+	int lo, hi;
 
+	if (!sp->cached || sp->cpid != pid) {	/* the pid's spans, by binary search */
+		for (lo = 0, hi = sp->n; lo < hi;) {
+			int mid = lo + (hi - lo) / 2;
+
+			if (sp->s[mid].pid < pid)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		sp->clo = lo;
+		for (hi = sp->n; lo < hi;) {
+			int mid = lo + (hi - lo) / 2;
+
+			if (sp->s[mid].pid <= pid)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		sp->chi = lo;
+		sp->cpid = pid;
+		sp->cached = 1;
+	}
+	lo = sp->clo;
+	hi = sp->chi;
+	if (lo == hi || k < sp->s[lo].kind_ix || k > sp->s[hi - 1].kind_ix)
+		return -1;
+	/* first span of the pid not before the event's key */
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 		const struct span *m = &sp->s[mid];
-		int lt = m->pid != pid ? m->pid < pid :
-			 m->kind_ix != k ? m->kind_ix < k : before(m->lo_ts, m->lo_seq, ts, seq);
+		int lt = m->kind_ix != k ? m->kind_ix < k : before(m->lo_ts, m->lo_seq, ts, seq);
 
 		if (lt)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (!lo)
+	if (lo == sp->clo)
 		return -1;
 	s = &sp->s[lo - 1];
-	if (s->pid != pid || s->kind_ix != k || !before(ts, seq, s->hi_ts, s->hi_seq))
+	if (s->kind_ix != k || !before(ts, seq, s->hi_ts, s->hi_seq))
 		return -1;
 	return s->ep;
 }
@@ -431,42 +443,27 @@ static void min_prio(struct episode *e, sqlite3_stmt *st, int col)
 		e->min_prio = p;
 }
 
-/* The previous row of the SRC_SLAB stream, to pair a shrinker's end with its start. */
-struct slab_prev {
-	int valid, is_start;
-	long long pid, total_scan;
-	char *shr;		/* NULL: the event had none */
-};
-
 /*
- * Remember a SRC_SLAB row. Return: @p when the row is the end of the call
- * whose start was the previous row (same task and shrinker), else NULL.
+ * A do_shrink_slab() call in episode @e: its start (@end 0: planned objects,
+ * priority, NONE when unknown) or its end (@end 1: freed, and when the call
+ * has its start, planned - left unscanned). NULL values count as 0.
  */
-static const struct slab_prev *slab_pair(struct slab_prev *p, struct slab_prev *start,
-					 sqlite3_stmt *st)
+static void slab_add(struct episode *e, int end, long long total, long long prio, long long freed,
+		     long long left, int has_start)
 {
-	const char *shr = (const char *)sqlite3_column_text(st, 6);
-	long long pid = sqlite3_column_int64(st, 0);
-	int is_start = sqlite3_column_int(st, 7);
-	int pairs = !is_start && p->valid && p->is_start && p->pid == pid &&
-		    (p->shr && shr ? !strcmp(p->shr, shr) : !p->shr && !shr);
-
-	if (pairs) {
-		*start = *p;
-		start->shr = NULL;
+	if (!end) {
+		e->slab_planned += total;
+		if (prio != NONE && (e->min_prio == NONE || prio < e->min_prio))
+			e->min_prio = prio;
+	} else {
+		e->slab_freed += freed;
+		if (has_start)
+			e->slab_scanned += total - left;
 	}
-	free(p->shr);
-	p->shr = shr ? strdup(shr) : NULL;
-	p->valid = !shr || p->shr;	/* out of memory: pair nothing with it */
-	p->is_start = is_start;
-	p->pid = pid;
-	p->total_scan = sqlite3_column_int64(st, 3);
-	return pairs ? start : NULL;
 }
 
-/* Add one event row of @src to episode @e (@paired: the start of a slab end). */
-static int accumulate(struct episode *e, enum source src, sqlite3_stmt *st,
-		      const struct slab_prev *paired)
+/* Add one event row of @src to episode @e. */
+static int accumulate(struct episode *e, enum source src, sqlite3_stmt *st)
 {
 	long long v;
 
@@ -486,16 +483,6 @@ static int accumulate(struct episode *e, enum source src, sqlite3_stmt *st,
 	case SRC_ACTIVE:
 		min_prio(e, st, 3);
 		break;
-	case SRC_SLAB:
-		if (sqlite3_column_int(st, 7)) {
-			e->slab_planned += sqlite3_column_int64(st, 3);
-			min_prio(e, st, 5);
-		} else {
-			e->slab_freed += sqlite3_column_int64(st, 4);
-			if (paired)	/* planned (start) - left unscanned (end) */
-				e->slab_scanned += paired->total_scan - sqlite3_column_int64(st, 3);
-		}
-		break;
 	case SRC_WRITE:
 		e->writes++;
 		break;
@@ -509,69 +496,79 @@ static int accumulate(struct episode *e, enum source src, sqlite3_stmt *st,
 }
 
 /* Read every event source once and add each event to the episodes holding it. */
-static int fill_episodes(struct report_ctx *ctx, struct episode *ep, int n)
+/*
+ * The spans of episodes @ep (sorted for find_span()), and the outer bounds
+ * lo, hi of all of them. Return: 0, or -1.
+ */
+static int build_spans(struct report_ctx *ctx, struct episode *ep, int n, struct spans *sp,
+		       long long *lo, long long *hi)
 {
-	struct slab_prev prev = { 0 }, start = { 0 };
-	struct spans sp = { 0 };
 	sqlite3_stmt *st;
-	long long lo = 0, hi = 0;
-	int i, k, rc = 0;
+	int i, rc = 0;
 
 	st = report_prepare(ctx, kswapd_pids_sql);
 	if (!st)
 		return -1;
 	for (i = 0; i < n && !rc; i++)
 		if (strcmp(ep[i].kind, "kswapd"))
-			rc = add_span(&sp, &ep[i], i, ep[i].pid);
+			rc = add_span(sp, &ep[i], i, ep[i].pid);
 	/* kswapd: the events of every kswapd pid of the episode's node */
 	while (!rc && sqlite3_step(st) == SQLITE_ROW)
 		for (i = 0; i < n && !rc; i++)
 			if (!strcmp(ep[i].kind, "kswapd") && ep[i].nid == col_ll(st, 0))
-				rc = add_span(&sp, &ep[i], i, sqlite3_column_int64(st, 1));
+				rc = add_span(sp, &ep[i], i, sqlite3_column_int64(st, 1));
 	sqlite3_finalize(st);
-	if (rc) {
-		free(sp.s);
+	if (rc)
 		return -1;
+	qsort(sp->s, sp->n, sizeof(*sp->s), cmp_span);
+	for (i = 0; i < sp->n; i++) {
+		if (!i || sp->s[i].lo_ts < *lo)
+			*lo = sp->s[i].lo_ts;
+		if (!i || sp->s[i].hi_ts > *hi)
+			*hi = sp->s[i].hi_ts;
 	}
-	qsort(sp.s, sp.n, sizeof(*sp.s), cmp_span);
-	for (i = 0; i < sp.n; i++) {
-		if (!i || sp.s[i].lo_ts < lo)
-			lo = sp.s[i].lo_ts;
-		if (!i || sp.s[i].hi_ts > hi)
-			hi = sp.s[i].hi_ts;
+	return 0;
+}
+
+/* Add one row of source @k (columns as in source_sql[k]) to the episodes holding it. */
+static int add_row(struct spans *sp, struct episode *ep, enum source k, sqlite3_stmt *st)
+{
+	long long pid = sqlite3_column_int64(st, 0), ts = sqlite3_column_int64(st, 1);
+	long long seq = sqlite3_column_int64(st, 2);
+	int kind, rc = 0;
+
+	for (kind = 0; kind < NKINDS && !rc; kind++) {
+		int e = find_span(sp, kind, pid, ts, seq);
+
+		if (e >= 0)
+			rc = accumulate(&ep[e], k, st);
 	}
-	for (k = 0; k < NSRC && sp.n && !rc; k++) {
+	return rc;
+}
+
+/* Read the sources in @mask (bit 1 << source) and add their events to the episodes. */
+static int fill_sources(struct report_ctx *ctx, struct episode *ep, struct spans *sp,
+			long long lo, long long hi, unsigned mask)
+{
+	sqlite3_stmt *st;
+	int k, rc = 0;
+
+	for (k = 0; k < NSRC && sp->n && !rc; k++) {
+		if (!(mask & (1u << k)) || !source_sql[k])
+			continue;
 		st = report_prepare(ctx, source_sql[k]);
-		if (!st) {
-			rc = -1;
-			break;
-		}
+		if (!st)
+			return -1;
 		sqlite3_bind_int64(st, 3, lo);
 		sqlite3_bind_int64(st, 4, hi);
-		while (!rc && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-			long long pid = sqlite3_column_int64(st, 0), ts = sqlite3_column_int64(st, 1);
-			long long seq = sqlite3_column_int64(st, 2);
-			const struct slab_prev *paired = NULL;
-			int kind;
-
-			rc = 0;
-			if (k == SRC_SLAB)
-				paired = slab_pair(&prev, &start, st);
-			for (kind = 0; kind < NKINDS && !rc; kind++) {
-				int e = find_span(&sp, kind, pid, ts, seq);
-
-				if (e >= 0)
-					rc = accumulate(&ep[e], (enum source)k, st, paired);
-			}
-		}
+		while (!rc && (rc = sqlite3_step(st)) == SQLITE_ROW)
+			rc = add_row(sp, ep, (enum source)k, st);
 		if (rc == SQLITE_DONE)
 			rc = 0;
 		else if (rc > 0)
 			rc = vms_error("%s", sqlite3_errmsg(ctx->sql));
 		sqlite3_finalize(st);
 	}
-	free(prev.shr);
-	free(sp.s);
 	return rc;
 }
 
@@ -590,71 +587,127 @@ static void pick_nid(struct episode *e)
 		e->nid = e->nids[best].nid;
 }
 
+/* strcmp() order of the kinds, by kind_ix: direct < kswapd < memcg < memcg_softlimit < node */
+static int cmp_kind(const struct episode *x, const struct episode *y)
+{
+	static const int rank[NKINDS] = { 0, 2, 3, 4, 1 };
+
+	return rank[x->kind_ix] - rank[y->kind_ix];
+}
+
+/* Make room for one more episode. Return: it, zeroed, or NULL when out of memory. */
+static struct episode *episode_push(struct episode **ep, int *n, int *alloc)
+{
+	if (*n == *alloc) {
+		int want = *alloc ? *alloc * 2 : 64;
+		struct episode *ne = realloc(*ep, want * sizeof(**ep));
+
+		if (!ne)
+			return NULL;
+		*ep = ne;
+		*alloc = want;
+	}
+	memset(&(*ep)[*n], 0, sizeof(**ep));
+	return &(*ep)[(*n)++];
+}
+
+/* Columns 0..7 of both episode queries: kind, pid, comm, nid, begin/end cpu and ts. */
+static int episode_read(struct episode *e, sqlite3_stmt *st)
+{
+	e->kind = col_dup(st, 0);
+	e->comm = col_dup(st, 2);
+	if (!e->kind || !e->comm)
+		return SQLITE_NOMEM;
+	e->kind_ix = kind_index(e->kind);
+	e->pid = sqlite3_column_int64(st, 1);
+	e->nid = col_ll(st, 3);
+	e->b_cpu = col_ll(st, 4);
+	e->e_cpu = col_ll(st, 5);
+	e->has_b = sqlite3_column_type(st, 6) != SQLITE_NULL;
+	e->has_e = sqlite3_column_type(st, 7) != SQLITE_NULL;
+	e->b_ts = sqlite3_column_int64(st, 6);
+	e->e_ts = sqlite3_column_int64(st, 7);
+	return 0;
+}
+
+/* Report order: by begin (end when cut), then kind and pid. */
+static int cmp_episode(const void *pa, const void *pb)
+{
+	const struct episode *x = pa, *y = pb;
+	long long xt = x->has_b ? x->b_ts : x->e_ts, yt = y->has_b ? y->b_ts : y->e_ts;
+	long long xs = x->has_b ? x->lo_seq : x->hi_seq, ys = y->has_b ? y->lo_seq : y->hi_seq;
+	int c;
+
+	if (xt != yt)
+		return xt < yt ? -1 : 1;
+	if (xs != ys)
+		return xs < ys ? -1 : 1;
+	if ((c = cmp_kind(x, y)))
+		return c;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/*
+ * The episodes of the window with their bounds, nothing counted yet. The
+ * bounds of "inside": the episode's own begin/end, else its neighbours' end
+ * (begin) among the episodes of its kind and task (node), else the trace's.
+ */
 static int load_episodes(struct report_ctx *ctx, struct episode **out, int *n)
 {
 	sqlite3_stmt *st = report_prepare(ctx, episodes_sql);
 	struct episode *ep = NULL;
-	struct lost *lost = NULL;
-	int rc, i, alloc = 0, nlost = 0;
+	long long *key = NULL;	/* per episode: gkey, b_seq, e_seq */
+	int rc, i, k, alloc = 0;
 
 	*n = 0;
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct episode *e;
+		struct episode *e = episode_push(&ep, n, &alloc);
+		long long *nk = e ? realloc(key, alloc * 3 * sizeof(*key)) : NULL;
 
-		if (*n == alloc) {
-			struct episode *ne = realloc(ep, (alloc = alloc ? alloc * 2 : 64) * sizeof(*ep));
-
-			if (!ne) {
-				rc = SQLITE_NOMEM;
-				break;
-			}
-			ep = ne;
-		}
-		e = &ep[(*n)++];
-		memset(e, 0, sizeof(*e));
-		e->kind = col_dup(st, 0);
-		e->pid = sqlite3_column_int64(st, 1);
-		e->comm = col_dup(st, 2);
-		if (!e->kind || !e->comm) {
+		if (!nk || (key = nk, rc = episode_read(e, st))) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
-		e->kind_ix = kind_index(e->kind);
-		e->nid = col_ll(st, 3);
-		e->b_cpu = col_ll(st, 4);
-		e->e_cpu = col_ll(st, 5);
-		e->has_b = sqlite3_column_type(st, 6) != SQLITE_NULL;
-		e->has_e = sqlite3_column_type(st, 7) != SQLITE_NULL;
-		e->b_ts = sqlite3_column_int64(st, 6);
-		e->e_ts = sqlite3_column_int64(st, 7);
-		e->lo_ts = sqlite3_column_int64(st, 8);
-		e->lo_seq = sqlite3_column_int64(st, 9);
-		e->hi_ts = sqlite3_column_int64(st, 10);
-		e->hi_seq = sqlite3_column_int64(st, 11);
-		e->dur = col_ll(st, 12);
-		e->end_rec = col_ll(st, 13);
-		e->wakes = col_ll(st, 14);
+		key[3 * (*n - 1) + 1] = sqlite3_column_int64(st, 8);
+		key[3 * (*n - 1) + 2] = sqlite3_column_int64(st, 9);
+		e->dur = col_ll(st, 10);
+		e->end_rec = col_ll(st, 11);
+		e->wakes = col_ll(st, 12);
+		key[3 * (*n - 1)] = col_ll(st, 13);
 		e->min_prio = NONE;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		free_episodes(ep, *n);
+		free(key);
 		*n = 0;
 		return rc == SQLITE_NOMEM ? vms_error("out of memory")
 					  : vms_error("%s", sqlite3_errmsg(ctx->sql));
 	}
-	if (fill_episodes(ctx, ep, *n) || load_lost(ctx, &lost, &nlost)) {
-		free_episodes(ep, *n);
-		*n = 0;
-		return -1;
-	}
 	for (i = 0; i < *n; i++) {
-		pick_nid(&ep[i]);
-		flag_lost(&ep[i], lost, nlost);
+		struct episode *e = &ep[i];
+		int prev = i > 0 && ep[i - 1].kind_ix == e->kind_ix && key[3 * (i - 1)] == key[3 * i];
+		int next = i + 1 < *n && ep[i + 1].kind_ix == e->kind_ix && key[3 * (i + 1)] == key[3 * i];
+
+		e->lo_ts = e->has_b ? e->b_ts : prev && ep[i - 1].has_e ? ep[i - 1].e_ts : TS_MIN_LL;
+		e->lo_seq = e->has_b ? key[3 * i + 1] : prev && ep[i - 1].has_e ? key[3 * (i - 1) + 2]
+										 : TS_MIN_LL;
+		e->hi_ts = e->has_e ? e->e_ts : next && ep[i + 1].has_b ? ep[i + 1].b_ts : TS_MAX_LL;
+		e->hi_seq = e->has_e ? key[3 * i + 2] : next && ep[i + 1].has_b ? key[3 * (i + 1) + 1]
+										: TS_MAX_LL;
 	}
-	free(lost);
+	free(key);
+	/* the episodes overlapping the window, in report order */
+	for (i = k = 0; i < *n; i++) {
+		if ((!ep[i].has_b || ep[i].b_ts <= ctx->to) && (!ep[i].has_e || ep[i].e_ts >= ctx->from))
+			ep[k++] = ep[i];
+		else
+			free(ep[i].kind), free(ep[i].comm);
+	}
+	*n = k;
+	qsort(ep, k, sizeof(*ep), cmp_episode);
 	*out = ep;
 	return 0;
 }
@@ -831,7 +884,7 @@ static int cmp_task(const void *a, const void *b)
 {
 	const struct episode *x = *(const struct episode *const *)a;
 	const struct episode *y = *(const struct episode *const *)b;
-	int c = strcmp(x->kind, y->kind);
+	int c = cmp_kind(x, y);
 
 	if (c)
 		return c;
@@ -844,7 +897,7 @@ static int cmp_node(const void *a, const void *b)
 {
 	const struct episode *x = *(const struct episode *const *)a;
 	const struct episode *y = *(const struct episode *const *)b;
-	int c = strcmp(x->kind, y->kind);
+	int c = cmp_kind(x, y);
 
 	if (c)
 		return c;
@@ -1044,13 +1097,193 @@ static int per_node_table(struct out *o, struct episode *ep, int n, const struct
 	return 0;
 }
 
+/* ---------------------------------------------------------------- derived once */
+
+static void bind_none(sqlite3_stmt *st, int i, long long v)
+{
+	if (v == NONE)
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_int64(st, i, v);
+}
+
+struct vms_episodes {
+	struct report_ctx ctx;
+	struct episode *ep;
+	int n;
+	struct spans sp;
+	long long lo, hi;		/* outer bounds of all spans */
+};
+
+void vms_episodes_free(struct vms_episodes *e)
+{
+	if (!e)
+		return;
+	free_episodes(e->ep, e->n);
+	free(e->sp.s);
+	free(e);
+}
+
+struct vms_episodes *vms_episodes_new(struct vms_db *db)
+{
+	struct vms_episodes *e = calloc(1, sizeof(*e));
+
+	if (!e) {
+		vms_error("out of memory");
+		return NULL;
+	}
+	e->ctx.db = db;
+	e->ctx.sql = vms_db_sql(db);
+	e->ctx.from = LLONG_MIN;
+	e->ctx.to = LLONG_MAX;
+	if (load_episodes(&e->ctx, &e->ep, &e->n) ||
+	    build_spans(&e->ctx, e->ep, e->n, &e->sp, &e->lo, &e->hi)) {
+		vms_episodes_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+int vms_episodes_inactive(struct vms_episodes *e, sqlite3_stmt *st)
+{
+	return add_row(&e->sp, e->ep, SRC_INACTIVE, st);
+}
+
+int vms_episodes_slab(struct vms_episodes *e, long long pid, int has_start, long long start_ts,
+		      long long start_seq, long long total, long long prio, int has_end,
+		      long long end_ts, long long end_seq, long long freed, long long left)
+{
+	int kind, i;
+
+	for (kind = 0; kind < NKINDS; kind++) {
+		if (has_start && (i = find_span(&e->sp, kind, pid, start_ts, start_seq)) >= 0)
+			slab_add(&e->ep[i], 0, total, prio, 0, 0, 1);
+		if (has_end && (i = find_span(&e->sp, kind, pid, end_ts, end_seq)) >= 0)
+			slab_add(&e->ep[i], 1, total, NONE, freed, left, has_start);
+	}
+	return 0;
+}
+
+int vms_episodes_finish(struct vms_episodes *e)
+{
+	sqlite3_stmt *st;
+	int i, rc;
+
+	if (fill_sources(&e->ctx, e->ep, &e->sp, e->lo, e->hi,
+			 1u << SRC_ACTIVE | 1u << SRC_WRITE | 1u << SRC_THROTTLE))
+		return -1;
+	st = report_prepare(&e->ctx, "INSERT INTO episode VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
+			    " ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)");
+	if (!st)
+		return -1;
+	for (rc = 0, i = 0; i < e->n && !rc; i++) {
+		const struct episode *x = &e->ep[i];
+
+		pick_nid(&e->ep[i]);
+		sqlite3_bind_text(st, 1, x->kind, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 2, x->pid);
+		sqlite3_bind_text(st, 3, x->comm, -1, SQLITE_STATIC);
+		bind_none(st, 4, x->nid);
+		bind_none(st, 5, x->b_cpu);
+		bind_none(st, 6, x->e_cpu);
+		if (x->has_b)
+			sqlite3_bind_int64(st, 7, x->b_ts);
+		else
+			sqlite3_bind_null(st, 7);
+		if (x->has_e)
+			sqlite3_bind_int64(st, 8, x->e_ts);
+		else
+			sqlite3_bind_null(st, 8);
+		sqlite3_bind_int64(st, 9, x->lo_ts);
+		sqlite3_bind_int64(st, 10, x->hi_ts);
+		bind_none(st, 11, x->dur);
+		sqlite3_bind_int64(st, 12, x->scanned);
+		sqlite3_bind_int64(st, 13, x->reclaimed);
+		sqlite3_bind_int64(st, 14, x->anon);
+		sqlite3_bind_int64(st, 15, x->file);
+		bind_none(st, 16, x->min_prio);
+		sqlite3_bind_int64(st, 17, x->slab_planned);
+		sqlite3_bind_int64(st, 18, x->slab_scanned);
+		sqlite3_bind_int64(st, 19, x->slab_freed);
+		sqlite3_bind_int64(st, 20, x->writes);
+		sqlite3_bind_int64(st, 21, x->throttle_us);
+		bind_none(st, 22, x->end_rec);
+		bind_none(st, 23, x->wakes);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = vms_error("%s: episode: %s", vms_db_path(e->ctx.db),
+				       sqlite3_errmsg(e->ctx.sql));
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* The stored episodes overlapping the window, in the section's order. */
+static int load_stored(struct report_ctx *ctx, struct episode **out, int *n)
+{
+	sqlite3_stmt *st = report_prepare(ctx,
+		"SELECT kind, pid, comm, nid, begin_cpu, end_cpu, begin_ts, end_ts, inside_lo_ts,"
+		" inside_hi_ts, duration_ns, scanned, reclaimed, anon, file, min_priority, slab_planned,"
+		" slab_scanned, slab_freed, writes, throttle_us, end_reclaimed, wakes"
+		" FROM episode WHERE (begin_ts IS NULL OR begin_ts <= ?2)"
+		" AND (end_ts IS NULL OR end_ts >= ?1) ORDER BY rowid");
+	struct episode *ep = NULL;
+	struct lost *lost = NULL;
+	int rc, i, alloc = 0, nlost = 0;
+
+	*n = 0;
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct episode *e = episode_push(&ep, n, &alloc);
+
+		if (!e || episode_read(e, st)) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		e->lo_ts = sqlite3_column_int64(st, 8);
+		e->hi_ts = sqlite3_column_int64(st, 9);
+		e->dur = col_ll(st, 10);
+		e->scanned = sqlite3_column_int64(st, 11);
+		e->reclaimed = sqlite3_column_int64(st, 12);
+		e->anon = sqlite3_column_int64(st, 13);
+		e->file = sqlite3_column_int64(st, 14);
+		e->min_prio = col_ll(st, 15);
+		e->slab_planned = sqlite3_column_int64(st, 16);
+		e->slab_scanned = sqlite3_column_int64(st, 17);
+		e->slab_freed = sqlite3_column_int64(st, 18);
+		e->writes = sqlite3_column_int64(st, 19);
+		e->throttle_us = sqlite3_column_int64(st, 20);
+		e->end_rec = col_ll(st, 21);
+		e->wakes = col_ll(st, 22);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free_episodes(ep, *n);
+		*n = 0;
+		return rc == SQLITE_NOMEM ? vms_error("out of memory")
+					  : vms_error("%s", sqlite3_errmsg(ctx->sql));
+	}
+	/* losses are read now: lost_events is small, and tests add to it */
+	if (load_lost(ctx, &lost, &nlost)) {
+		free_episodes(ep, *n);
+		*n = 0;
+		return -1;
+	}
+	for (i = 0; i < *n; i++)
+		flag_lost(&ep[i], lost, nlost);
+	free(lost);
+	*out = ep;
+	return 0;
+}
+
 int report_episodes(struct report_ctx *ctx, struct out *o)
 {
 	struct episode *ep = NULL;
 	struct avail a;
 	int n, rc;
 
-	if (load_episodes(ctx, &ep, &n))
+	if (load_stored(ctx, &ep, &n))
 		return -1;
 	check_avail(ctx, NULL, &a);
 	rc = episodes_table(ctx, o, ep, n, &a);

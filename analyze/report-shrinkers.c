@@ -29,34 +29,91 @@
 #define TOP_TIMELINE 5
 
 /*
- * The calls of the window, with their name and scanned objects, copied once
- * into a temporary table (the view pairs the whole run each time it is
- * read): calls starting in the window, and end events without a start that
- * fall in it (start_ts NULL, counted in a note).
+ * The calls of the window, summed per shrinker, name, second, priority and
+ * whether the row is an end without a start (orphan), into a temporary
+ * table: the buckets the window covers whole from shrink_bucket, its edges
+ * from the calls of shrink_slab_call (report-buckets.c). A call belongs to
+ * the window when its start does; an end event without a start when it does.
  */
 static const char calls_table[] = "temp.report_shrinker_calls";
+#define NAME_OF_SHRINK \
+	"CASE WHEN instr(shrink, '+') > 1 THEN substr(shrink, 1, instr(shrink, '+') - 1)" \
+	" || CASE WHEN instr(shrink, ' [') > 0 THEN substr(shrink, instr(shrink, ' [')) ELSE '' END" \
+	" ELSE COALESCE(shrink, '?') END"
 static const char calls_create[] =
-	"CREATE TEMP TABLE report_shrinker_calls AS SELECT shr,"
-	"  CASE WHEN instr(shrink, '+') > 1 THEN substr(shrink, 1, instr(shrink, '+') - 1)"
-	"    || CASE WHEN instr(shrink, ' [') > 0 THEN substr(shrink, instr(shrink, ' [')) ELSE '' END"
-	"   ELSE COALESCE(shrink, '?') END AS name,"
-	"  start_ts, end_ts, total_scan, left_unscanned, freed, nr_objects_to_shrink, new_scan,"
-	"  cache_items, priority,"
-	"  CASE WHEN end_ts IS NOT NULL THEN total_scan - left_unscanned END AS scanned"
-	"  FROM shrink_slab_interval WHERE start_ts BETWEEN ?1 AND ?2"
-	"  OR (start_ts IS NULL AND end_ts BETWEEN ?1 AND ?2)";
+	"CREATE TEMP TABLE report_shrinker_calls (shr, name, sec, priority, orphan, calls,"
+	" to_scan, scanned, freed, def_taken, def_left, items_sum, items_n, open)";
+static const char calls_buckets[] =
+	"INSERT INTO temp.report_shrinker_calls SELECT shr, " NAME_OF_SHRINK ","
+	"  (?5 + bucket * ?6 - ?7) / 1000000000, priority, orphan, calls, to_scan, scanned, freed,"
+	"  def_taken, def_left, items_sum, items_n, open"
+	" FROM shrink_bucket WHERE bucket BETWEEN ?3 AND ?4";
+/* the calls of shrink_slab_call rowids ?3..?4 that start (else end) in ?1..?2 */
+static const char calls_edge[] =
+	"INSERT INTO temp.report_shrinker_calls SELECT shr, " NAME_OF_SHRINK ","
+	"  (ts - ?5) / 1000000000 AS sec, priority, orphan, COUNT(*), SUM(total_scan),"
+	"  SUM(CASE WHEN end_ts IS NOT NULL THEN total_scan - left_unscanned END), SUM(freed),"
+	"  SUM(nr_objects_to_shrink), SUM(new_scan), SUM(cache_items), COUNT(cache_items),"
+	"  SUM(end_ts IS NULL)"
+	" FROM (SELECT CASE WHEN s.seq IS NULL THEN e.shr ELSE s.shr END AS shr,"
+	"  CASE WHEN s.seq IS NULL THEN e.shrink ELSE s.shrink END AS shrink,"
+	"  COALESCE(s.ts, e.ts) AS ts, s.priority AS priority, s.seq IS NULL AS orphan,"
+	"  s.total_scan AS total_scan, e.ts AS end_ts, e.total_scan AS left_unscanned,"
+	"  e.retval AS freed, s.nr_objects_to_shrink AS nr_objects_to_shrink,"
+	"  e.new_scan AS new_scan, s.cache_items AS cache_items"
+	" FROM shrink_slab_call c LEFT JOIN mm_shrink_slab_start s ON s.seq = c.start_seq"
+	" LEFT JOIN mm_shrink_slab_end e ON e.seq = c.end_seq"
+	" WHERE c.rowid BETWEEN ?3 AND ?4)"
+	" WHERE ts BETWEEN ?1 AND ?2"
+	" GROUP BY shr, shrink, sec, priority, orphan";
 
 /* Per-instance sums of the calls, ranked; %s: the per-priority columns. */
 static const char calls_cte[] =
-	"WITH c AS (SELECT * FROM temp.report_shrinker_calls WHERE start_ts IS NOT NULL),"
-	" i AS (SELECT name, COUNT(DISTINCT shr) AS n FROM c GROUP BY name),"
-	" g AS (SELECT c.name AS name, c.shr AS shr, CASE WHEN i.n > 1 THEN c.shr END AS inst,"
-	"  COUNT(*) AS calls, SUM(total_scan) AS to_scan, SUM(scanned) AS scanned,"
-	"  SUM(freed) AS freed, SUM(nr_objects_to_shrink) AS def_taken, SUM(new_scan) AS def_left,"
-	"  AVG(cache_items) AS items, SUM(end_ts IS NULL) AS open%s"
-	"  FROM c JOIN i ON i.name = c.name GROUP BY c.name, c.shr),"
-	" r AS (SELECT *, ROW_NUMBER() OVER (ORDER BY COALESCE(freed, 0) DESC,"
+	"WITH c AS (SELECT * FROM temp.report_shrinker_calls WHERE orphan = 0),"
+	" g0 AS MATERIALIZED (SELECT name, shr,"
+	"  SUM(calls) AS calls, SUM(to_scan) AS to_scan, SUM(scanned) AS scanned,"
+	"  SUM(freed) AS freed, SUM(def_taken) AS def_taken, SUM(def_left) AS def_left,"
+	"  SUM(items_sum) * 1.0 / SUM(items_n) AS items, SUM(open) AS open%s"
+	"  FROM c GROUP BY name, shr),"
+	" g AS (SELECT *, CASE WHEN (SELECT COUNT(x.shr) FROM g0 x WHERE x.name = g0.name) > 1"
+	"  THEN shr END AS inst FROM g0),"
+	" r AS MATERIALIZED (SELECT *, ROW_NUMBER() OVER (ORDER BY COALESCE(freed, 0) DESC,"
 	"  COALESCE(scanned, 0) DESC, calls DESC, name, shr) AS rk FROM g) ";
+
+/* Fill temp.report_shrinker_calls for the window. */
+static int load_calls(struct report_ctx *ctx)
+{
+	struct report_split sp;
+	sqlite3_stmt *st;
+	int i, rc, empty;
+
+	report_split(ctx, ctx->from, ctx->to, &sp);
+	if (!(st = report_prepare(ctx, calls_buckets)))
+		return -1;
+	sqlite3_bind_int64(st, 3, sp.b_lo);
+	sqlite3_bind_int64(st, 4, sp.b_hi);
+	sqlite3_bind_int64(st, 5, ctx->origin);
+	sqlite3_bind_int64(st, 6, ctx->bucket_ns);
+	sqlite3_bind_int64(st, 7, ctx->run_start);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return vms_error("%s", sqlite3_errmsg(ctx->sql));
+	for (i = 0; i < sp.nedge; i++) {
+		st = report_prepare_edge(ctx, calls_edge, "shrink_slab_call", &sp.edge[i], &empty);
+		if (!st) {
+			if (empty)
+				continue;
+			return -1;
+		}
+		sqlite3_bind_int64(st, 5, ctx->run_start);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE)
+			return vms_error("%s", sqlite3_errmsg(ctx->sql));
+	}
+	return 0;
+}
 
 static int exec_sql(struct report_ctx *ctx, const char *sql)
 {
@@ -74,7 +131,7 @@ static int exec_sql(struct report_ctx *ctx, const char *sql)
 static int priorities(struct report_ctx *ctx, int *prio, int *nprio, int max)
 {
 	sqlite3_stmt *st = report_prepare(ctx,
-		"SELECT DISTINCT priority FROM temp.report_shrinker_calls WHERE start_ts IS NOT NULL"
+		"SELECT DISTINCT priority FROM temp.report_shrinker_calls WHERE orphan = 0"
 		" ORDER BY priority IS NULL, priority DESC");
 	int rc;
 
@@ -141,9 +198,11 @@ static int shrinker_table(struct report_ctx *ctx, struct out *o)
 		return -1;
 	for (i = 0; i < nprio; i++) {
 		if (prio[i] < 0)
-			vms_buf_addf(&cols, ", SUM(priority IS NULL) AS p_null");
+			vms_buf_addf(&cols, ", SUM(CASE WHEN priority IS NULL THEN calls ELSE 0 END)"
+				     " AS p_null");
 		else
-			vms_buf_addf(&cols, ", SUM(priority = %d) AS p%d", prio[i], prio[i]);
+			vms_buf_addf(&cols, ", SUM(CASE WHEN priority = %d THEN calls ELSE 0 END)"
+				     " AS p%d", prio[i], prio[i]);
 	}
 	vms_buf_addf(&q, calls_cte, cols.buf ? cols.buf : "");
 	vms_buf_addf(&q, "SELECT name, inst, calls, to_scan, scanned, freed,"
@@ -230,8 +289,8 @@ static int shrinker_table(struct report_ctx *ctx, struct out *o)
 			table_note(t, "%lld calls have no end event (cut by the end of the trace or "
 				   "lost): counted in calls and to scan only", open);
 	}
-	if (report_int(ctx, "SELECT COUNT(*) FROM temp.report_shrinker_calls"
-		       " WHERE start_ts IS NULL", &orphans) < 0)
+	if (report_int(ctx, "SELECT COALESCE(SUM(calls), 0) FROM temp.report_shrinker_calls"
+		       " WHERE orphan = 1", &orphans) < 0)
 		goto out;
 	if (orphans)
 		table_note(t, "%lld end events without a start (call begun before the trace or the "
@@ -254,8 +313,8 @@ static int timeline_table(struct report_ctx *ctx, struct out *o)
 	int rc = -1;
 
 	vms_buf_addf(&q, calls_cte, "");
-	vms_buf_addf(&q, "SELECT (c.start_ts - ?3) / 1000000000 AS sec, r.rk, r.name, r.inst,"
-		     " COUNT(*), SUM(c.total_scan), SUM(c.scanned), SUM(c.freed)"
+	vms_buf_addf(&q, "SELECT c.sec AS sec, r.rk, r.name, r.inst,"
+		     " SUM(c.calls), SUM(c.to_scan), SUM(c.scanned), SUM(c.freed)"
 		     " FROM c JOIN r ON r.name = c.name AND r.shr IS c.shr AND r.rk <= %d"
 		     " GROUP BY sec, r.rk ORDER BY sec, r.rk", TOP_TIMELINE);
 	if (!q.buf) {
@@ -265,7 +324,6 @@ static int timeline_table(struct report_ctx *ctx, struct out *o)
 	st = report_prepare(ctx, q.buf);
 	if (!st)
 		goto out;
-	sqlite3_bind_int64(st, 3, ctx->run_start);
 	t = table_new("shrinkers", "timeline", "Top shrinkers per second (for plotting)");
 	if (!t) {
 		vms_error("out of memory");
@@ -316,7 +374,7 @@ int report_shrinkers(struct report_ctx *ctx, struct out *o)
 	int rc;
 
 	snprintf(drop, sizeof(drop), "DROP TABLE IF EXISTS %s", calls_table);
-	if (exec_sql(ctx, drop) || exec_sql(ctx, calls_create))
+	if (exec_sql(ctx, drop) || exec_sql(ctx, calls_create) || load_calls(ctx))
 		return -1;
 	rc = shrinker_table(ctx, o) || timeline_table(ctx, o) ? -1 : 0;
 	if (exec_sql(ctx, drop))

@@ -55,33 +55,63 @@ static int run_table(struct report_ctx *ctx, struct out *o)
 	return 0;
 }
 
-/* Events per type in the window, from every typed table and the generic one. */
+/*
+ * Events per type in the window: the buckets it covers whole from
+ * event_bucket, its edges counted in the raw rows of each table that has
+ * rows there (report-buckets.c).
+ */
+static int events_sql(struct report_ctx *ctx, struct vms_buf *q)
+{
+	struct report_split sp;
+	sqlite3_stmt *st;
+	int i, rc;
+
+	report_split(ctx, ctx->from, ctx->to, &sp);
+	vms_buf_addf(q, "SELECT event, SUM(n) AS n FROM (SELECT event, n FROM event_bucket"
+		     " WHERE tbl <> 'shrink_slab_call' AND bucket BETWEEN %lld AND %lld",
+		     sp.b_lo, sp.b_hi);
+	for (i = 0; i < sp.nedge; i++) {
+		const struct report_edge *e = &sp.edge[i];
+
+		st = report_prepare(ctx, "SELECT b.tbl, MIN(b.min_seq), MAX(b.max_seq),"
+				    " (SELECT COUNT(*) FROM pragma_table_info(b.tbl) WHERE name = 'event')"
+				    " FROM event_bucket b WHERE b.tbl <> 'shrink_slab_call'"
+				    " AND b.bucket BETWEEN ?3 AND ?4 GROUP BY b.tbl");
+		if (!st)
+			return -1;
+		sqlite3_bind_int64(st, 3, e->b_lo);
+		sqlite3_bind_int64(st, 4, e->b_hi);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			const char *tbl = (const char *)sqlite3_column_text(st, 0);
+
+			if (sqlite3_column_int(st, 3))
+				vms_buf_addf(q, " UNION ALL SELECT event, COUNT(*) FROM \"%s\"", tbl);
+			else
+				vms_buf_addf(q, " UNION ALL SELECT '%s', COUNT(*) FROM \"%s\"", tbl, tbl);
+			vms_buf_addf(q, " WHERE seq BETWEEN %lld AND %lld AND ts BETWEEN %lld AND %lld"
+				     " GROUP BY 1", sqlite3_column_int64(st, 1),
+				     sqlite3_column_int64(st, 2), e->from, e->to);
+		}
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE)
+			return vms_error("%s", sqlite3_errmsg(ctx->sql));
+	}
+	vms_buf_addf(q, ") GROUP BY event HAVING SUM(n) > 0 ORDER BY n DESC, event");
+	return q->buf ? 0 : vms_error("out of memory");
+}
+
 static int events_table(struct report_ctx *ctx, struct out *o)
 {
 	struct vms_buf q = { 0 };
 	sqlite3_stmt *st;
 	struct table *t;
 	double span = (ctx->to - ctx->from) / 1e9;
-	int first = 1, rc;
+	int rc;
 
-	st = report_prepare(ctx, "SELECT DISTINCT tbl, (SELECT COUNT(*) FROM pragma_table_info(tbl)"
-			    " WHERE name = 'event') FROM event_table ORDER BY tbl");
-	if (!st)
+	if (events_sql(ctx, &q)) {
+		vms_buf_release(&q);
 		return -1;
-	vms_buf_addf(&q, "SELECT event, COUNT(*) AS n FROM (");
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *tbl = (const char *)sqlite3_column_text(st, 0);
-
-		if (sqlite3_column_int(st, 1))
-			vms_buf_addf(&q, "%sSELECT event, ts FROM \"%s\"", first ? "" : " UNION ALL ", tbl);
-		else
-			vms_buf_addf(&q, "%sSELECT '%s' AS event, ts FROM \"%s\"", first ? "" : " UNION ALL ",
-				     tbl, tbl);
-		first = 0;
 	}
-	sqlite3_finalize(st);
-	vms_buf_addf(&q, " UNION ALL SELECT event, ts FROM event_generic) WHERE ts BETWEEN ?1 AND ?2"
-		     " GROUP BY event ORDER BY n DESC, event");
 	st = report_prepare(ctx, q.buf);
 	vms_buf_release(&q);
 	if (!st)

@@ -243,8 +243,14 @@ static int make_groups(struct sleep *s, int n, int (*key)(const struct sleep *, 
 
 static void free_groups(struct group *g, int ng)
 {
-	if (ng > 0)
-		free(g[0].delays);	/* one block for all groups */
+	long long *block = NULL;	/* one block for all groups: the lowest delays */
+	int i;
+
+	/* the callers sort the groups, so g[0] need not hold the block's start */
+	for (i = 0; i < ng; i++)
+		if (!block || g[i].delays < block)
+			block = g[i].delays;
+	free(block);
 	free(g);
 }
 

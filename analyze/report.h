@@ -28,6 +28,7 @@ struct report_ctx {
 	long long run_start, run_end;	/* first and last event, ns (0 when no events) */
 	long long from, to;		/* the window analysed, ns on the trace clock */
 	int has_counters;		/* the run has vmstat counter samples */
+	long long origin, bucket_ns;	/* derive_info: start of bucket 0, bucket width (ns) */
 };
 
 struct report_section {
@@ -79,5 +80,38 @@ int report_counter_delta(struct report_ctx *ctx, const char *source, const char 
 			 const char *name, long long *delta);
 /* Seconds between the two samples report_counter_delta() uses (0 when unknown). */
 double report_counter_span(struct report_ctx *ctx, const char *source);
+
+/* --- windows over the derived rollups (report-buckets.c) --- */
+
+/* A piece of a window read from raw rows: ts range and the buckets it touches. */
+struct report_edge {
+	long long from, to, b_lo, b_hi;
+};
+
+/* A window: buckets b_lo..b_hi whole (none when b_lo > b_hi), plus up to two raw edges. */
+struct report_split {
+	long long b_lo, b_hi;
+	int nedge;
+	struct report_edge edge[2];
+};
+
+/*
+ * Make sure the derived tables are there (TEMP ones, derived now, for a
+ * database made before them) and set ctx->origin and ctx->bucket_ns.
+ * Return: 0, or -1 with vms_error set.
+ */
+int report_derived(struct report_ctx *ctx);
+/* Split [from, to] (ns) into whole buckets and raw edges. */
+void report_split(const struct report_ctx *ctx, long long from, long long to, struct report_split *s);
+/* The seq range of @tbl's rows in buckets b_lo..b_hi. Return: 0, 1 when none, -1 on error. */
+int report_seq_range(struct report_ctx *ctx, const char *tbl, long long b_lo, long long b_hi,
+		     long long *lo, long long *hi);
+/*
+ * Prepare @sql for the raw rows of @tbl in edge @e: ?1, ?2 the edge's ts
+ * range, ?3, ?4 the seq (rowid) range of its buckets. Return: statement, or
+ * NULL with *empty set when the edge has no rows of @tbl, or NULL on error.
+ */
+sqlite3_stmt *report_prepare_edge(struct report_ctx *ctx, const char *sql, const char *tbl,
+				  const struct report_edge *e, int *empty);
 
 #endif

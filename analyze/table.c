@@ -173,21 +173,6 @@ int table_rows(const struct table *t)
 	return t->ncols ? (t->ncells + t->ncols - 1) / t->ncols : 0;
 }
 
-/* Cell as text for the text and CSV formats; caller frees. */
-static char *cell_string(const struct table *t, int idx)
-{
-	const struct cell *c = idx < t->ncells ? &t->cells[idx] : NULL;
-	char *s = NULL;
-
-	if (!c || c->kind == CELL_NULL)
-		return strdup("");
-	if (c->kind == CELL_INT)
-		return asprintf(&s, "%lld", c->i) < 0 ? NULL : s;
-	if (c->kind == CELL_REAL)
-		return asprintf(&s, "%.*f", t->cols[idx % t->ncols].decimals, c->r) < 0 ? NULL : s;
-	return strdup(c->s);
-}
-
 /* Printable on a terminal: control bytes become '?'. */
 static void sanitize(char *s)
 {
@@ -196,10 +181,107 @@ static void sanitize(char *s)
 			*s = '?';
 }
 
+/*
+ * @r with @dec decimals into @buf (64 bytes), as "%.*f" prints it. Fast path:
+ * |r| * 10^dec below 10^9 and not within 10^-6 of a rounding tie, where the
+ * product's rounding error (under 10^-7) cannot change the digits; anything
+ * else goes to snprintf().
+ */
+static const char *fmt_fixed(char *buf, double r, int dec)
+{
+	static const double p10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
+	unsigned long long v;
+	double x, fl;
+	char *p = buf + 63;
+	int i;
+
+	if (dec < 0 || dec > 9 || !(fabs(r) * p10[dec] < 1e9))
+		goto slow;
+	x = fabs(r) * p10[dec];
+	fl = floor(x);
+	if (fabs(x - fl - 0.5) < 1e-6)
+		goto slow;
+	v = (unsigned long long)fl + (x - fl > 0.5);
+	*p = '\0';
+	for (i = 0; i < dec; i++) {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	}
+	if (dec)
+		*--p = '.';
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10));
+	if (signbit(r))
+		*--p = '-';
+	return p;
+slow:
+	snprintf(buf, 64, "%.*f", dec, r);
+	return buf;
+}
+
+/* A cell as text into @buf (64 bytes) or, for text cells, the cell's own string. */
+static const char *cell_text(const struct table *t, int idx, char *buf)
+{
+	const struct cell *c = idx < t->ncells ? &t->cells[idx] : NULL;
+	unsigned long long v;
+	char *p = buf + 63;
+
+	if (!c || c->kind == CELL_NULL)
+		return "";
+	if (c->kind == CELL_TEXT)
+		return c->s ? c->s : "";
+	if (c->kind == CELL_REAL)
+		return fmt_fixed(buf, c->r, t->cols[idx % t->ncols].decimals);
+	/* integers: by hand, the report prints hundreds of thousands of them */
+	*p = '\0';
+	v = c->i < 0 ? 0ULL - (unsigned long long)c->i : (unsigned long long)c->i;
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10));
+	if (c->i < 0)
+		*--p = '-';
+	return p;
+}
+
+/* Write @s with control bytes shown as '?'; Return: its length. */
+static int put_sanitized(FILE *f, const char *s)
+{
+	const char *p;
+
+	for (p = s; *p; p++)
+		putc_unlocked((unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p, f);
+	return (int)(p - s);
+}
+
+static void pad(FILE *f, int n)
+{
+	static const char spaces[] = "                                                                ";
+
+	for (; n > 0; n -= 64)
+		fwrite_unlocked(spaces, 1, n < 64 ? n : 64, f);
+}
+
+/* Column widths: the longest cell of each column. */
+static void text_widths(const struct table *t, int *w)
+{
+	int rows = table_rows(t), i, r;
+	char buf[64];
+
+	for (r = 0; r < rows; r++)
+		for (i = 0; i < t->ncols; i++) {
+			int len = (int)strlen(cell_text(t, r * t->ncols + i, buf));
+
+			if (len > w[i])
+				w[i] = len;
+		}
+}
+
 static void emit_text(struct out *o, const struct table *t)
 {
 	int rows = table_rows(t), i, r, *w = calloc(t->ncols ? t->ncols : 1, sizeof(int));
 	char **hdr = calloc(t->ncols ? t->ncols : 1, sizeof(char *));
+	char buf[64];
 
 	if (!w || !hdr)
 		goto out;
@@ -212,14 +294,7 @@ static void emit_text(struct out *o, const struct table *t)
 		}
 		w[i] = hdr[i] ? (int)strlen(hdr[i]) : 0;
 	}
-	for (r = 0; r < rows; r++)
-		for (i = 0; i < t->ncols; i++) {
-			char *s = cell_string(t, r * t->ncols + i);
-
-			if (s && (int)strlen(s) > w[i])
-				w[i] = (int)strlen(s);
-			free(s);
-		}
+	text_widths(t, w);
 	{
 		char *title = strdup(t->title);
 
@@ -245,22 +320,28 @@ static void emit_text(struct out *o, const struct table *t)
 	fputc('\n', o->f);
 	for (r = 0; r < rows; r++) {
 		for (i = 0; i < t->ncols; i++) {
-			const struct cell *c = &t->cells[r * t->ncols + i];
-			char *s = cell_string(t, r * t->ncols + i);
+			int idx = r * t->ncols + i;
+			const struct cell *c = &t->cells[idx];
+			const char *s = cell_text(t, idx, buf);
 
-			sanitize(s);
 			/* first column and text left-aligned, numbers right-aligned */
-			if (i == t->ncols - 1 && (c->kind == CELL_TEXT || i == 0))
-				fprintf(o->f, "%s%s", i ? "  " : "", s ? s : "");	/* no trailing blanks */
-			else if (i == 0)
-				fprintf(o->f, "%-*s", w[i], s ? s : "");
-			else if (c->kind == CELL_TEXT)
-				fprintf(o->f, "  %-*s", w[i], s ? s : "");
-			else
-				fprintf(o->f, "  %*s", w[i], s && *s ? s : (c->kind == CELL_NULL ? "-" : ""));
-			free(s);
+			if (i == t->ncols - 1 && (c->kind == CELL_TEXT || i == 0)) {
+				if (i)
+					fputs_unlocked("  ", o->f);
+				put_sanitized(o->f, s);		/* no trailing blanks */
+			} else if (i == 0 || c->kind == CELL_TEXT) {
+				if (i)
+					fputs_unlocked("  ", o->f);
+				pad(o->f, w[i] - put_sanitized(o->f, s));
+			} else {
+				if (!*s && c->kind == CELL_NULL)
+					s = "-";
+				fputs_unlocked("  ", o->f);
+				pad(o->f, w[i] - (int)strlen(s));
+				put_sanitized(o->f, s);
+			}
 		}
-		fputc('\n', o->f);
+		putc_unlocked('\n', o->f);
 	}
 	if (!rows)
 		fprintf(o->f, "(no rows)\n");
@@ -307,12 +388,11 @@ static void emit_csv(struct out *o, const struct table *t)
 	fputc('\n', o->f);
 	for (r = 0; r < rows; r++) {
 		for (i = 0; i < t->ncols; i++) {
-			char *s = cell_string(t, r * t->ncols + i);
+			char buf[64];
 
 			if (i)
 				fputc(',', o->f);
-			csv_field(o->f, s ? s : "");
-			free(s);
+			csv_field(o->f, cell_text(t, r * t->ncols + i, buf));
 		}
 		fputc('\n', o->f);
 	}

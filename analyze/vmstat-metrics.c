@@ -227,6 +227,47 @@ int vmstat_counter_metrics(struct report_ctx *ctx, struct vmstat_metrics *out)
 	return 0;
 }
 
+/* Who scanned what: kswapd (comm kswapd*) or other tasks. */
+#define WHO "CASE WHEN t.comm LIKE 'kswapd%' THEN 'kswapd' ELSE 'other tasks' END AS who"
+#define TASK_COMM " LEFT JOIN (SELECT pid, MIN(comm) AS comm FROM task GROUP BY pid) t ON t.pid = s.pid"
+
+/*
+ * Add the mm_vmscan_lru_shrink_inactive sums of buckets b_lo..b_hi
+ * (inactive_bucket), or with @e of that edge's raw rows, to @v.
+ */
+static int sum_inactive(struct report_ctx *ctx, const struct report_edge *e, long long b_lo,
+			long long b_hi, long long v[2][4])
+{
+	sqlite3_stmt *st;
+	int rc, i, empty = 0;
+
+	if (e)
+		st = report_prepare_edge(ctx,
+			"SELECT " WHO ", SUM(s.nr_scanned), SUM(s.nr_reclaimed),"
+			" SUM(CASE WHEN s.reclaim_flags & 1 THEN s.nr_scanned ELSE 0 END),"
+			" SUM(CASE WHEN s.reclaim_flags & 2 THEN s.nr_scanned ELSE 0 END)"
+			" FROM mm_vmscan_lru_shrink_inactive s" TASK_COMM
+			" WHERE s.ts BETWEEN ?1 AND ?2 AND s.seq BETWEEN ?3 AND ?4 GROUP BY who",
+			"mm_vmscan_lru_shrink_inactive", e, &empty);
+	else if ((st = report_prepare(ctx,
+			"SELECT " WHO ", SUM(s.nr_scanned), SUM(s.nr_reclaimed), SUM(s.scanned_anon),"
+			" SUM(s.scanned_file) FROM inactive_bucket s" TASK_COMM
+			" WHERE s.bucket BETWEEN ?3 AND ?4 GROUP BY who"))) {
+		sqlite3_bind_int64(st, 3, b_lo);
+		sqlite3_bind_int64(st, 4, b_hi);
+	}
+	if (!st)
+		return empty ? 0 : -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		i = !strcmp((const char *)sqlite3_column_text(st, 0), "kswapd") ? 0 : 1;
+		for (int k = 0; k < 4; k++)
+			v[i][k] += sqlite3_column_int64(st, k + 1);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : vms_error("%s: %s", vms_db_path(ctx->db),
+						  sqlite3_errmsg(ctx->sql));
+}
+
 int vmstat_trace_metrics(struct report_ctx *ctx, struct vmstat_metrics *out)
 {
 	static const char *const labels[2][5] = {
@@ -237,30 +278,19 @@ int vmstat_trace_metrics(struct report_ctx *ctx, struct vmstat_metrics *out)
 		  "Trace: other tasks efficiency %", "Trace: other tasks anon pages scanned",
 		  "Trace: other tasks file pages scanned" },
 	};
-	sqlite3_stmt *st = report_prepare(ctx,
-		"SELECT CASE WHEN t.comm LIKE 'kswapd%' THEN 'kswapd' ELSE 'other tasks' END AS who,"
-		" SUM(s.nr_scanned), SUM(s.nr_reclaimed),"
-		" SUM(CASE WHEN s.reclaim_flags & 1 THEN s.nr_scanned ELSE 0 END),"
-		" SUM(CASE WHEN s.reclaim_flags & 2 THEN s.nr_scanned ELSE 0 END)"
-		" FROM mm_vmscan_lru_shrink_inactive s"
-		" LEFT JOIN (SELECT pid, MIN(comm) AS comm FROM task GROUP BY pid) t ON t.pid = s.pid"
-		" WHERE s.ts BETWEEN ?1 AND ?2 GROUP BY who");
 	long long v[2][4] = { { 0 } };
 	long long lo = ctx->from > ctx->run_start ? ctx->from : ctx->run_start;
 	long long hi = ctx->to < ctx->run_end ? ctx->to : ctx->run_end;
-	int rc, i;
+	struct report_split sp;
+	int i;
 
 	memset(out, 0, sizeof(*out));
-	if (!st)
+	report_split(ctx, ctx->from, ctx->to, &sp);
+	if (sum_inactive(ctx, NULL, sp.b_lo, sp.b_hi, v))
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		i = !strcmp((const char *)sqlite3_column_text(st, 0), "kswapd") ? 0 : 1;
-		for (int k = 0; k < 4; k++)
-			v[i][k] = sqlite3_column_int64(st, k + 1);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return vms_error("%s: %s", vms_db_path(ctx->db), sqlite3_errmsg(ctx->sql));
+	for (i = 0; i < sp.nedge; i++)
+		if (sum_inactive(ctx, &sp.edge[i], 0, 0, v))
+			return -1;
 	out->span = hi > lo ? (hi - lo) / 1e9 : 0;
 	for (i = 0; i < 2; i++) {
 		add(out, labels[i][0], "sum of nr_scanned", VMSTAT_COUNT, 1, (double)v[i][0], NULL);

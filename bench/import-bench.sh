@@ -21,6 +21,10 @@
 #   VMSCOPE_BENCH_LIMIT_MB=16  memcg limit while recording
 #   VMSCOPE_BENCH_PASSES=5     times each reader reads its file
 #   VMSCOPE_BENCH_BIN=PATH     time this vmscope binary instead of ./vmscope
+#   VMSCOPE_BENCH_OUT=FILE     cache the made .dat here (bench/report-bench.sh
+#                              uses it for its larger trace)
+#   VMSCOPE_BENCH_MIN_EVENTS=N the fewest events the trace may have (1000000)
+#   VMSCOPE_BENCH_MAKE_ONLY=1  make (or check) the cached .dat, then stop
 #
 # Exit status: 0 benchmark done; 1 it could not run (or STRICT and slow).
 
@@ -29,7 +33,7 @@ cd "$(dirname "$0")/.." || exit 1
 ROOT=$(pwd)
 VMSCOPE=${VMSCOPE_BENCH_BIN:-$ROOT/vmscope}
 WORK=$ROOT/bench/work
-MIN_EVENTS=1000000
+MIN_EVENTS=${VMSCOPE_BENCH_MIN_EVENTS:-1000000}
 TARGET=0.5
 RUNS=${VMSCOPE_BENCH_RUNS:-5}
 LIMIT_MB=${VMSCOPE_BENCH_LIMIT_MB:-16}
@@ -275,7 +279,7 @@ if [ -n "${VMSCOPE_BENCH_DAT:-}" ]; then
 	[ -f "$DAT" ] || die "$DAT does not exist"
 	made="given by VMSCOPE_BENCH_DAT"
 else
-	DAT=$WORK/vmscan-1m.dat
+	DAT=${VMSCOPE_BENCH_OUT:-$WORK/vmscan-1m.dat}
 	if [ -n "${VMSCOPE_BENCH_REGEN:-}" ] || [ ! -s "$DAT" ] || [ ! -s "$DAT.meta" ]; then
 		make_dat
 		made="made now in $(meta make_seconds) s ($(meta workload_seconds) s of workload)"
@@ -289,6 +293,11 @@ set -- $(count_events "$DAT")
 EVENTS=$1
 [ "$EVENTS" -ge $MIN_EVENTS ] ||
 	die "$DAT has $EVENTS events by trace-cmd report; the benchmark needs at least $MIN_EVENTS"
+
+if [ -n "${VMSCOPE_BENCH_MAKE_ONLY:-}" ]; then
+	echo "$DAT: $EVENTS events by trace-cmd report ($made)"
+	exit 0
+fi
 
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/vmscope-bench.XXXXXX") || exit 1
 mkdir -p "$WORK" || exit 1

@@ -93,6 +93,45 @@ int vms_db_commit(struct vms_db *db);
  * @detail: NULL for a complete run, else why it is incomplete
  */
 int vms_db_finish(struct vms_db *db, const char *detail);
+/* Return: the text of schema file @name (e.g. "910-derived.sql"), or "" if absent; must *not* be freed. */
+const char *vms_db_schema_sql(const char *name);
+
+/* --- derived tables (lib/derive.c) --- */
+
+/**
+ * vms_derive() - fill the tables of schema/910-derived.sql from the events
+ * @db: a finished run (its indexes applied), inside a write transaction
+ *      unless @temp
+ * @temp: 0: the tables of the database itself (vms_db_finish() calls this);
+ *        1: TEMP tables of the same names, for a database made before they
+ *        existed (works on a read-only handle)
+ *
+ * Return: 0, or -1 with vms_error set.
+ */
+int vms_derive(struct vms_db *db, int temp);
+/*
+ * Table episode (analyze/report-episodes.c), filled while vms_derive() reads
+ * the events, so that they are read once:
+ *  1. vms_episodes_new() after reclaim_interval and kswapd_interval are filled
+ *     (NULL with vms_error set on failure);
+ *  2. vms_episodes_slab() for each row of shrink_slab_interval and
+ *     vms_episodes_inactive() for each mm_vmscan_lru_shrink_inactive row
+ *     (columns pid, ts, seq, nid, nr_scanned, nr_reclaimed, reclaim_flags,
+ *     priority);
+ *  3. vms_episodes_finish() reads the small sources and writes the table;
+ *  4. vms_episodes_free() (accepts NULL).
+ */
+struct vms_episodes;
+struct sqlite3_stmt;
+struct vms_episodes *vms_episodes_new(struct vms_db *db);
+int vms_episodes_inactive(struct vms_episodes *e, struct sqlite3_stmt *st);
+int vms_episodes_slab(struct vms_episodes *e, long long pid, int has_start, long long start_ts,
+		      long long start_seq, long long total, long long prio, int has_end,
+		      long long end_ts, long long end_seq, long long freed, long long left);
+int vms_episodes_finish(struct vms_episodes *e);
+void vms_episodes_free(struct vms_episodes *e);
+/* Return: 1 when @db holds the derived tables, 0 when not (made before them), -1 on error. */
+int vms_derive_present(struct vms_db *db);
 
 /* --- the event sink: writes decoded events into the typed tables (lib/sink.c) --- */
 

@@ -249,6 +249,16 @@ int vms_db_apply_schema_file(struct vms_db *db, const char *name)
 	return vms_error("no schema file '%s' in this build", name);
 }
 
+const char *vms_db_schema_sql(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(schema_files) / sizeof(schema_files[0]); i++)
+		if (!strcmp(schema_files[i].name, name))
+			return schema_files[i].sql;
+	return "";
+}
+
 int vms_db_set_run_text(struct vms_db *db, const char *column, const char *value)
 {
 	sqlite3_stmt *st;
@@ -317,7 +327,7 @@ int vms_db_commit(struct vms_db *db)
 
 int vms_db_finish(struct vms_db *db, const char *detail)
 {
-	if (apply_schema(db, 1))
+	if (apply_schema(db, 1) || vms_derive(db, 0))
 		return -1;
 	if (vms_db_set_run_text(db, "status", detail ? "incomplete" : "complete") ||
 	    vms_db_set_run_text(db, "status_detail", detail) ||

@@ -8,8 +8,9 @@ CREATE INDEX IF NOT EXISTS memcg_begin_pid ON mm_vmscan_memcg_reclaim_begin (pid
 CREATE INDEX IF NOT EXISTS memcg_end_pid ON mm_vmscan_memcg_reclaim_end (pid, seq);
 CREATE INDEX IF NOT EXISTS kswapd_wake_nid ON mm_vmscan_kswapd_wake (nid, seq);
 CREATE INDEX IF NOT EXISTS kswapd_sleep_nid ON mm_vmscan_kswapd_sleep (nid, seq);
-CREATE INDEX IF NOT EXISTS slab_start_pid ON mm_shrink_slab_start (pid, seq);
-CREATE INDEX IF NOT EXISTS slab_end_pid ON mm_shrink_slab_end (pid, seq);
+-- No (pid, seq) index on mm_shrink_slab_start/_end any more: the pairs are
+-- derived once (910-derived.sql, shrink_slab_call), and those two indexes
+-- cost a tenth of an import.
 -- No ts index on the high-volume LRU tables: rows are stored in time order,
 -- so seq ranges serve there, and those indexes cost a fifth of an import.
 CREATE INDEX IF NOT EXISTS generic_event ON event_generic (event, ts);
