@@ -123,6 +123,14 @@ void report_split(const struct report_ctx *ctx, long long from, long long to, st
 	}
 }
 
+int report_ts_seq_range(struct report_ctx *ctx, const char *tbl, long long from, long long to,
+			long long *lo, long long *hi)
+{
+	if (to < from)
+		return 1;
+	return report_seq_range(ctx, tbl, bucket_floor(ctx, from), bucket_floor(ctx, to), lo, hi);
+}
+
 int report_seq_range(struct report_ctx *ctx, const char *tbl, long long b_lo, long long b_hi,
 		     long long *lo, long long *hi)
 {

@@ -413,20 +413,30 @@ static int lookback_episodes(struct report_ctx *ctx, const struct interval **top
 	return rc == SQLITE_DONE ? 0 : vms_error("%s", sqlite3_errmsg(ctx->sql));
 }
 
-/* Pages mm_vmscan_lru_shrink_inactive reclaimed in [lo, hi): all, anon, file. */
+/*
+ * Pages mm_vmscan_lru_shrink_inactive reclaimed in [lo, hi): all, anon, file.
+ * Only the rows of the time buckets around [lo, hi) are read (event_bucket).
+ */
 static int lookback_pages(struct report_ctx *ctx, long long lo, long long hi, long long pages[3])
 {
-	sqlite3_stmt *st = report_prepare(ctx,
+	long long seq_lo, seq_hi;
+	sqlite3_stmt *st;
+	int rc = report_ts_seq_range(ctx, "mm_vmscan_lru_shrink_inactive", lo, hi - 1, &seq_lo, &seq_hi);
+
+	if (rc)
+		return rc < 0 ? -1 : 0;	/* 1: no rows there, pages stay 0 */
+	st = report_prepare(ctx,
 		"SELECT COALESCE(SUM(nr_reclaimed), 0),"
 		" COALESCE(SUM(CASE WHEN reclaim_flags & 1 THEN nr_reclaimed ELSE 0 END), 0),"
 		" COALESCE(SUM(CASE WHEN reclaim_flags & 2 THEN nr_reclaimed ELSE 0 END), 0)"
-		" FROM mm_vmscan_lru_shrink_inactive WHERE ts >= ?3 AND ts < ?4");
-	int rc;
-
+		" FROM mm_vmscan_lru_shrink_inactive WHERE seq BETWEEN ?5 AND ?6"
+		" AND ts >= ?3 AND ts < ?4");
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 3, lo);
 	sqlite3_bind_int64(st, 4, hi);
+	sqlite3_bind_int64(st, 5, seq_lo);
+	sqlite3_bind_int64(st, 6, seq_hi);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		pages[0] = sqlite3_column_int64(st, 0);
@@ -467,17 +477,14 @@ static int busiest_table(struct report_ctx *ctx, struct out *o, const struct sta
 	if (n)
 		qsort(order, n, sizeof(*order), cmp_busy);
 	if (report_int(ctx, "SELECT start_ts FROM run", &trace_start) < 0 ||
-	    report_int(ctx, "SELECT (SELECT COUNT(*) FROM mm_vmscan_lru_shrink_inactive)"
-		       " + (SELECT COUNT(*) FROM mm_vmscan_direct_reclaim_begin)"
-		       " + (SELECT COUNT(*) FROM mm_vmscan_direct_reclaim_end)"
-		       " + (SELECT COUNT(*) FROM mm_vmscan_memcg_reclaim_begin)"
-		       " + (SELECT COUNT(*) FROM mm_vmscan_memcg_reclaim_end)"
-		       " + (SELECT COUNT(*) FROM mm_vmscan_memcg_softlimit_reclaim_begin)"
-		       " + (SELECT COUNT(*) FROM mm_vmscan_memcg_softlimit_reclaim_end)"
-		       " + (SELECT COUNT(*) FROM mm_vmscan_node_reclaim_begin)"
-		       " + (SELECT COUNT(*) FROM mm_vmscan_node_reclaim_end)"
-		       " + (SELECT COUNT(*) FROM mm_vmscan_kswapd_wake)"
-		       " + (SELECT COUNT(*) FROM mm_vmscan_kswapd_sleep)", &reclaim_events) < 0)
+	    /* rows counted when the run was finished (event_bucket), not counted again */
+	    report_int(ctx, "SELECT COALESCE(SUM(n), 0) FROM event_bucket WHERE tbl IN"
+		       " ('mm_vmscan_lru_shrink_inactive', 'mm_vmscan_direct_reclaim_begin',"
+		       " 'mm_vmscan_direct_reclaim_end', 'mm_vmscan_memcg_reclaim_begin',"
+		       " 'mm_vmscan_memcg_reclaim_end', 'mm_vmscan_memcg_softlimit_reclaim_begin',"
+		       " 'mm_vmscan_memcg_softlimit_reclaim_end', 'mm_vmscan_node_reclaim_begin',"
+		       " 'mm_vmscan_node_reclaim_end', 'mm_vmscan_kswapd_wake',"
+		       " 'mm_vmscan_kswapd_sleep')", &reclaim_events) < 0)
 		goto fail;
 	if (n > TOP)
 		n = TOP;

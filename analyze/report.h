@@ -107,6 +107,12 @@ void report_split(const struct report_ctx *ctx, long long from, long long to, st
 int report_seq_range(struct report_ctx *ctx, const char *tbl, long long b_lo, long long b_hi,
 		     long long *lo, long long *hi);
 /*
+ * The seq range that holds every row of @tbl with from <= ts <= to (and maybe
+ * others around them: filter on ts too). Return: 0, 1 when none, -1 on error.
+ */
+int report_ts_seq_range(struct report_ctx *ctx, const char *tbl, long long from, long long to,
+			long long *lo, long long *hi);
+/*
  * Prepare @sql for the raw rows of @tbl in edge @e: ?1, ?2 the edge's ts
  * range, ?3, ?4 the seq (rowid) range of its buckets. Return: statement, or
  * NULL with *empty set when the edge has no rows of @tbl, or NULL on error.
