@@ -76,6 +76,7 @@ LIB_OBJS += analyze/vmstat-metrics.o
 LIB_OBJS += lib/db.o
 LIB_OBJS += lib/derive.o
 LIB_OBJS += lib/derive-inactive.o
+LIB_OBJS += lib/reclaim-marks.o
 LIB_OBJS += lib/derive-pairs.o
 LIB_OBJS += lib/derive-slab.o
 LIB_OBJS += plots/plot-data.o

@@ -167,39 +167,13 @@ static sqlite3_stmt *prepare_span(struct report_ctx *ctx, const char *sql, long 
  * (o 0), an event (o 1) and an end (o 2) at one ts, so that the
  * interval holds its ends; key % 4 tells a begin from an end.
  * inactive_bucket holds the same class per event (lib/derive.c), summed per
- * bucket; with @e, the raw rows of that edge are classed here.
+ * bucket; the raw rows of an edge are classed by edge_sums() with the same
+ * rule (lib/reclaim-marks.c), reading only the marks of the edge's tasks.
  */
 static const char inactive_edge_sql[] =
-	"WITH mk AS ("
-	"  SELECT pid, ts, 0 AS o, 'm' AS g FROM mm_vmscan_memcg_reclaim_begin"
-	"  UNION ALL SELECT pid, ts, 2, 'm' FROM mm_vmscan_memcg_reclaim_end"
-	"  UNION ALL SELECT pid, ts, 0, 'm' FROM mm_vmscan_memcg_softlimit_reclaim_begin"
-	"  UNION ALL SELECT pid, ts, 2, 'm' FROM mm_vmscan_memcg_softlimit_reclaim_end"
-	"  UNION ALL SELECT pid, ts, 0, 'd' FROM mm_vmscan_direct_reclaim_begin"
-	"  UNION ALL SELECT pid, ts, 2, 'd' FROM mm_vmscan_direct_reclaim_end"
-	"  UNION ALL SELECT pid, ts, 0, 'd' FROM mm_vmscan_node_reclaim_begin"
-	"  UNION ALL SELECT pid, ts, 2, 'd' FROM mm_vmscan_node_reclaim_end),"
-	" x AS (SELECT pid, ts, o, g, NULL AS sc, NULL AS re FROM mk"
-	"  WHERE pid IN (SELECT pid FROM mm_vmscan_lru_shrink_inactive WHERE ts BETWEEN ?1 AND ?2"
-	"   AND seq BETWEEN ?3 AND ?4)"
-	"  UNION ALL SELECT pid, ts, 1, NULL, nr_scanned, nr_reclaimed"
-	"  FROM mm_vmscan_lru_shrink_inactive WHERE ts BETWEEN ?1 AND ?2 AND seq BETWEEN ?3 AND ?4),"
-	" w AS (SELECT pid, o, sc, re,"
-	"  MAX(CASE WHEN g = 'm' THEN ts * 4 + o END) OVER before AS lm,"
-	"  MAX(CASE WHEN g = 'd' THEN ts * 4 + o END) OVER before AS ld"
-	"  FROM x WINDOW before AS (PARTITION BY pid ORDER BY ts, o ROWS UNBOUNDED PRECEDING)),"
-	" f AS (SELECT pid, MIN(CASE WHEN g = 'm' THEN ts * 4 + o END) AS fm,"
-	"  MIN(CASE WHEN g = 'd' THEN ts * 4 + o END) AS fd FROM mk GROUP BY pid),"
-	" ev AS (SELECT w.pid AS pid,"
-	"  COALESCE(lm % 4 = 0, fm % 4 = 2, 0) AS m, COALESCE(ld % 4 = 0, fd % 4 = 2, 0) AS d,"
-	"  SUM(sc) AS sc, SUM(re) AS re, COUNT(*) AS n"
-	"  FROM w LEFT JOIN f ON f.pid = w.pid WHERE o = 1 GROUP BY w.pid, m, d),"
-	" k AS (SELECT pid, MAX(comm GLOB 'kswapd*') AS ksw, MAX(comm = 'khugepaged') AS khp"
-	"  FROM task GROUP BY pid)"
-	" SELECT CASE WHEN ev.m THEN 3 WHEN k.ksw THEN 0 WHEN ev.d AND k.khp THEN 2"
-	"  WHEN ev.d THEN 1 ELSE 4 END AS cls,"
-	" COALESCE(SUM(ev.sc), 0), COALESCE(SUM(ev.re), 0), SUM(ev.n)"
-	" FROM ev LEFT JOIN k ON k.pid = ev.pid GROUP BY cls";
+	"SELECT pid, ts, nr_scanned, nr_reclaimed FROM mm_vmscan_lru_shrink_inactive"
+	" WHERE ts BETWEEN ?1 AND ?2 AND seq BETWEEN ?3 AND ?4 ORDER BY pid";
+
 static const char inactive_bucket_sql[] =
 	"WITH k AS (SELECT pid, MAX(comm GLOB 'kswapd*') AS ksw, MAX(comm = 'khugepaged') AS khp"
 	"  FROM task GROUP BY pid)"
@@ -209,21 +183,113 @@ static const char inactive_bucket_sql[] =
 	" FROM inactive_bucket ev LEFT JOIN k ON k.pid = ev.pid"
 	" WHERE ev.bucket BETWEEN ?3 AND ?4 GROUP BY cls";
 
+/* Whether @pid was named kswapd* (*ksw) or khugepaged (*khp) in the task table. */
+static int task_kind(struct report_ctx *ctx, long long pid, int *ksw, int *khp)
+{
+	sqlite3_stmt *st = report_prepare(ctx, "SELECT MAX(comm GLOB 'kswapd*'),"
+					  " MAX(comm = 'khugepaged') FROM task WHERE pid = ?3");
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 3, pid);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		return step_error(ctx, st);
+	*ksw = sqlite3_column_int(st, 0);
+	*khp = sqlite3_column_int(st, 1);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+struct edge_row {
+	long long pid, ts, scanned, reclaimed;
+};
+
+/* The raw mm_vmscan_lru_shrink_inactive rows of edge @e, classed and summed into @t. */
+static int edge_sums(struct report_ctx *ctx, const struct report_edge *e, struct trace_sums *t)
+{
+	struct edge_row *rows = NULL;
+	struct vms_marks *marks = NULL;
+	long long *pids = NULL;
+	size_t n = 0, alloc = 0, npids = 0, i;
+	int empty = 0, rc = -1, ksw = 0, khp = 0;
+	sqlite3_stmt *st = report_prepare_edge(ctx, inactive_edge_sql,
+					       "mm_vmscan_lru_shrink_inactive", e, &empty);
+
+	if (!st)
+		return empty ? 0 : -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == alloc) {
+			struct edge_row *r;
+
+			alloc = alloc ? 2 * alloc : 1024;
+			if (!(r = realloc(rows, alloc * sizeof(*r))))
+				goto oom;
+			rows = r;
+		}
+		rows[n].pid = sqlite3_column_int64(st, 0);
+		rows[n].ts = sqlite3_column_int64(st, 1);
+		rows[n].scanned = sqlite3_column_int64(st, 2);	/* NULL counts as 0, as SUM() */
+		rows[n].reclaimed = sqlite3_column_int64(st, 3);
+		if (!npids || pids[npids - 1] != rows[n].pid) {
+			long long *p = realloc(pids, (npids + 1) * sizeof(*p));
+
+			if (!p)
+				goto oom;
+			pids = p;
+			pids[npids++] = rows[n].pid;
+		}
+		n++;
+	}
+	if (rc != SQLITE_DONE) {
+		rc = step_error(ctx, st);
+		st = NULL;
+		goto out;
+	}
+	rc = -1;
+	if (n && !(marks = vms_marks_load(ctx->db, pids, npids)))
+		goto out;
+	for (i = 0; i < n; i++) {
+		const struct edge_row *r = &rows[i];
+		int m, d, cls;
+
+		/* rows come by pid: one task lookup per task */
+		if ((!i || rows[i - 1].pid != r->pid) && task_kind(ctx, r->pid, &ksw, &khp))
+			goto out;
+		m = vms_marks_inside(marks, 0, r->pid, r->ts);
+		d = vms_marks_inside(marks, 1, r->pid, r->ts);
+		cls = m ? C_MEMCG : ksw ? C_KSWAPD : d && khp ? C_KHUGEPAGED : d ? C_DIRECT :
+		      C_UNATTRIBUTED;
+		t->scanned[cls] += r->scanned;
+		t->reclaimed[cls] += r->reclaimed;
+		t->events[cls]++;
+		t->all_scanned += r->scanned;
+		t->all_reclaimed += r->reclaimed;
+		t->all_events++;
+	}
+	rc = 0;
+	goto out;
+oom:
+	rc = vms_error("out of memory");
+out:
+	sqlite3_finalize(st);
+	vms_marks_free(marks);
+	free(rows);
+	free(pids);
+	return rc;
+}
+
 static int inactive_sums(struct report_ctx *ctx, const struct report_edge *e, long long b_lo,
 			 long long b_hi, struct trace_sums *t)
 {
 	sqlite3_stmt *st;
-	int rc, c, empty = 0;
+	int rc, c;
 
-	if (e) {
-		st = report_prepare_edge(ctx, inactive_edge_sql, "mm_vmscan_lru_shrink_inactive", e,
-					 &empty);
-	} else if ((st = report_prepare(ctx, inactive_bucket_sql))) {
-		sqlite3_bind_int64(st, 3, b_lo);
-		sqlite3_bind_int64(st, 4, b_hi);
-	}
-	if (!st)
-		return empty ? 0 : -1;
+	if (e)
+		return edge_sums(ctx, e, t);
+	if (!(st = report_prepare(ctx, inactive_bucket_sql)))
+		return -1;
+	sqlite3_bind_int64(st, 3, b_lo);
+	sqlite3_bind_int64(st, 4, b_hi);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		c = sqlite3_column_int(st, 0);
 		if (c < 0 || c >= C_N)

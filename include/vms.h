@@ -130,6 +130,19 @@ int vms_episodes_slab(struct vms_episodes *e, long long pid, int has_start, long
 		      long long end_ts, long long end_seq, long long freed, long long left);
 int vms_episodes_finish(struct vms_episodes *e);
 void vms_episodes_free(struct vms_episodes *e);
+/* --- which reclaim call a task was inside (lib/reclaim-marks.c) --- */
+
+struct vms_marks;
+/*
+ * vms_marks_load() - the begin/end events of memcg (group 0) and direct
+ * (group 1) reclaim calls of the tasks @pids (all tasks when @pids is NULL).
+ * Return: marks (free with vms_marks_free()), or NULL with vms_error set.
+ */
+struct vms_marks *vms_marks_load(struct vms_db *db, const long long *pids, size_t npids);
+/* 1 when @pid was inside a call of group @g at @ts (the audit section's rule), else 0. */
+int vms_marks_inside(const struct vms_marks *mk, int g, long long pid, long long ts);
+void vms_marks_free(struct vms_marks *mk);
+
 /* Return: 1 when @db holds the derived tables, 0 when not (made before them), -1 on error. */
 int vms_derive_present(struct vms_db *db);
 

@@ -41,10 +41,25 @@ int vms_db_exec(struct vms_db *db, const char *sql)
 	return 0;
 }
 
+/*
+ * Before SQLite's first use: no allocation statistics, whose global mutex
+ * every malloc of every connection would take (vmscope never reads them).
+ */
+static void sqlite_setup(void)
+{
+	static int done;
+
+	if (!done) {
+		sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+		done = 1;
+	}
+}
+
 static struct vms_db *db_alloc(const char *path)
 {
 	struct vms_db *db = calloc(1, sizeof(*db));
 
+	sqlite_setup();
 	if (!db || !(db->path = strdup(path))) {
 		free(db);
 		vms_error("out of memory");
@@ -173,7 +188,9 @@ static int query_int(struct vms_db *db, const char *sql, long long *out)
 
 struct vms_db *vms_db_open(const char *path, int flags)
 {
-	int oflags = (flags & VMS_OPEN_READONLY) ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+	/* one thread per connection (or the sink's threads in turn): no SQLite mutexes */
+	int oflags = ((flags & VMS_OPEN_READONLY) ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) |
+		     SQLITE_OPEN_NOMUTEX;
 	long long app = 0, ver = 0;
 	struct vms_db *db;
 	sqlite3_stmt *st;

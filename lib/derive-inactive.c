@@ -17,93 +17,19 @@
 
 /* ---------------------------------------------------------------- inactive_bucket */
 
-/* A begin (o 0) or end (o 2) of a memcg (g 0) or direct/node (g 1) call: key ts * 4 + o. */
-struct mark {
-	long long pid, key;
-	int g;
-};
-
-static int cmp_mark(const void *pa, const void *pb)
-{
-	const struct mark *a = pa, *b = pb;
-
-	if (a->g != b->g)
-		return a->g - b->g;
-	if (a->pid != b->pid)
-		return a->pid < b->pid ? -1 : 1;
-	return a->key < b->key ? -1 : a->key > b->key;
-}
-
-/* First index in @m[0..n) not below (g, pid, key). */
-static size_t mark_lower(const struct mark *m, size_t n, int g, long long pid, long long key)
-{
-	struct mark x = { .pid = pid, .key = key, .g = g };
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cmp_mark(&m[mid], &x) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/*
- * Inside a call of group @g: the last begin/end key below ts * 4 + 1 is a
- * begin; with none, the task's first one is an end (a call cut by the start
- * of the trace). report-audit.c states the rule.
- */
-static int inside(const struct mark *m, size_t n, int g, long long pid, long long ts)
-{
-	size_t i = mark_lower(m, n, g, pid, ts * 4 + 1);
-
-	if (i > 0 && m[i - 1].g == g && m[i - 1].pid == pid)
-		return m[i - 1].key % 4 == 0;
-	return i < n && m[i].g == g && m[i].pid == pid && m[i].key % 4 == 2;
-}
-
 int derive_inactive(struct derive *d)
 {
-	static const char *const tables[] = {
-		"mm_vmscan_memcg_reclaim_begin", "mm_vmscan_memcg_reclaim_end",
-		"mm_vmscan_memcg_softlimit_reclaim_begin", "mm_vmscan_memcg_softlimit_reclaim_end",
-		"mm_vmscan_direct_reclaim_begin", "mm_vmscan_direct_reclaim_end",
-		"mm_vmscan_node_reclaim_begin", "mm_vmscan_node_reclaim_end",
-	};
-	struct evs marks = { .size = sizeof(struct mark) };
 	struct agg *a = dv_agg_get(d, "mm_vmscan_lru_shrink_inactive", "mm_vmscan_lru_shrink_inactive");
+	struct vms_marks *m = NULL;
 	struct sums sums = { 0 };
 	sqlite3_stmt *st = NULL;
-	struct mark *m;
-	char q[160];
 	size_t i;
 	int rc = -1;
 
 	if (!a)
 		return vms_error("out of memory");
-	for (i = 0; i < 8; i++) {
-		snprintf(q, sizeof(q), "SELECT pid, ts FROM %s", tables[i]);
-		if (!(st = dv_prep(d, q)))
-			goto out;
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			struct mark *x = dv_evs_push(&marks);
-
-			if (!x) {
-				vms_error("out of memory");
-				goto out;
-			}
-			x->pid = sqlite3_column_int64(st, 0);
-			x->key = sqlite3_column_int64(st, 1) * 4 + (i % 2 ? 2 : 0);
-			x->g = i >= 4;
-		}
-		sqlite3_finalize(st);
-		st = NULL;
-	}
-	m = marks.v;
-	qsort(m, marks.n, sizeof(*m), cmp_mark);
+	if (!(m = vms_marks_load(d->db, NULL, 0)))
+		goto out;
 
 	/* the columns vms_episodes_inactive() reads */
 	st = dv_prep(d, "SELECT pid, ts, seq, nid, nr_scanned, nr_reclaimed, reclaim_flags, priority"
@@ -124,8 +50,8 @@ int derive_inactive(struct derive *d)
 				goto out;
 			/* consecutive events of one task mostly share their class */
 			if (pid != last_pid || ts != last_ts) {
-				last_in[0] = inside(m, marks.n, 0, pid, ts);
-				last_in[1] = inside(m, marks.n, 1, pid, ts);
+				last_in[0] = vms_marks_inside(m, 0, pid, ts);
+				last_in[1] = vms_marks_inside(m, 1, pid, ts);
 				last_pid = pid;
 				last_ts = ts;
 			}
@@ -171,7 +97,7 @@ int derive_inactive(struct derive *d)
 	rc = 0;
 out:
 	sqlite3_finalize(st);
-	free(marks.v);
+	vms_marks_free(m);
 	free(sums.e);
 	return rc;
 }
