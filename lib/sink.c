@@ -46,6 +46,8 @@ struct alias {
 	int col;
 };
 
+#define ROWS_PER_INSERT 16
+
 struct vms_table {
 	char *name;
 	struct column *cols;
@@ -58,6 +60,10 @@ struct vms_table {
 	int payload_col;		/* generic table only */
 	int generic;
 	sqlite3_stmt *insert;
+	/* the writer's multi-row INSERT: the per-statement cost is paid once per ROWS_PER_INSERT */
+	sqlite3_stmt *insert_n;
+	const char *pending[ROWS_PER_INSERT];	/* serialized rows not written yet */
+	int npending;
 };
 
 struct task {
@@ -140,6 +146,7 @@ static void free_table(void *p)
 	free(t->aliases);
 	free(t->name);
 	sqlite3_finalize(t->insert);
+	sqlite3_finalize(t->insert_n);
 	free(t);
 }
 
@@ -286,6 +293,24 @@ static struct vms_table *load_table(struct vms_sink *s, const char *name)
 	vms_buf_add(&sql, ")", 1);
 	if (sqlite3_prepare_v3(vms_db_sql(s->db), sql.buf, -1, SQLITE_PREPARE_PERSISTENT,
 			       &t->insert, NULL)) {
+		sql_fail(s, "cannot prepare an insert");
+		goto err;
+	}
+	{
+		/* "INSERT ... VALUES (?,...)" and ROWS_PER_INSERT - 1 more ",(?,...)" */
+		size_t one = strlen(strchr(sql.buf, '('));
+		char *group = strdup(strchr(sql.buf, '('));
+
+		if (!group)
+			goto oom;
+		for (int r = 1; r < ROWS_PER_INSERT; r++) {
+			vms_buf_add(&sql, ",", 1);
+			vms_buf_add(&sql, group, one);
+		}
+		free(group);
+	}
+	if (sqlite3_prepare_v3(vms_db_sql(s->db), sql.buf, -1, SQLITE_PREPARE_PERSISTENT,
+			       &t->insert_n, NULL)) {
 		sql_fail(s, "cannot prepare an insert");
 		goto err;
 	}
@@ -459,51 +484,130 @@ static void q_text(struct vms_sink *s, int col, const char *text, size_t len)
 }
 
 /* Bind and insert every row of a batch (writer thread, or inline). Return: 0 or -1. */
+/* Bind the serialized row at @p to @st's parameters from @base + 1 on. Return: the end of the row. */
+static const char *bind_row(sqlite3_stmt *st, int base, const char *p)
+{
+	for (;;) {
+		unsigned short col;
+		unsigned char type;
+
+		memcpy(&col, p, sizeof(col));
+		p += sizeof(col);
+		if (col == Q_END)
+			return p;
+		type = (unsigned char)*p++;
+		if (type == Q_INT) {
+			long long v;
+
+			memcpy(&v, p, sizeof(v));
+			p += sizeof(v);
+			sqlite3_bind_int64(st, base + col + 1, v);
+		} else {
+			unsigned int n;
+
+			memcpy(&n, p, sizeof(n));
+			p += sizeof(n);
+			sqlite3_bind_text(st, base + col + 1, p, (int)n, SQLITE_STATIC);
+			p += n;
+		}
+	}
+}
+
+/* Past the serialized row at @p, without binding it. */
+static const char *skip_row(const char *p)
+{
+	for (;;) {
+		unsigned short col;
+		unsigned int n;
+
+		memcpy(&col, p, sizeof(col));
+		p += sizeof(col);
+		if (col == Q_END)
+			return p;
+		if ((unsigned char)*p++ == Q_INT) {
+			p += sizeof(long long);
+		} else {
+			memcpy(&n, p, sizeof(n));
+			p += sizeof(n) + n;
+		}
+	}
+}
+
+static int step_insert(struct vms_sink *s, sqlite3_stmt *st, char *err, size_t errlen)
+{
+	if (sqlite3_step(st) == SQLITE_DONE)
+		return 0;
+	snprintf(err, errlen, "%s: cannot store an event: %s", vms_db_path(s->db),
+		 sqlite3_errmsg(vms_db_sql(s->db)));
+	sqlite3_reset(st);
+	return -1;
+}
+
+/* Write @t's pending rows: ROWS_PER_INSERT at once when @all is 0 and they are that many, else one by one. */
+static int write_pending(struct vms_sink *s, struct vms_table *t, int all, char *err, size_t errlen)
+{
+	int i;
+
+	if (t->npending == ROWS_PER_INSERT && !all) {
+		sqlite3_reset(t->insert_n);
+		sqlite3_clear_bindings(t->insert_n);
+		for (i = 0; i < ROWS_PER_INSERT; i++)
+			bind_row(t->insert_n, i * t->ncols, t->pending[i]);
+		t->npending = 0;
+		return step_insert(s, t->insert_n, err, errlen);
+	}
+	for (i = 0; i < t->npending; i++) {
+		sqlite3_reset(t->insert);
+		sqlite3_clear_bindings(t->insert);
+		bind_row(t->insert, 0, t->pending[i]);
+		if (step_insert(s, t->insert, err, errlen))
+			return -1;
+	}
+	t->npending = 0;
+	return 0;
+}
+
+/*
+ * Write the rows of batch @b. Rows of one table are gathered ROWS_PER_INSERT
+ * at a time (their order kept; tables are independent: rows carry their
+ * seq); the rest are written one by one before returning, while @b's bytes
+ * they point into are still there.
+ */
 static int write_batch(struct vms_sink *s, const struct vms_buf *b, char *err, size_t errlen)
 {
 	const char *p = b->buf, *end = b->buf + b->len;
+	struct vms_table *touched[128];
+	int ntouched = 0, i, rc = 0;
 
-	while (p < end) {
+	while (p < end && !rc) {
 		struct vms_table *t;
-		sqlite3_stmt *st;
 
 		memcpy(&t, p, sizeof(t));
 		p += sizeof(t);
-		st = t->insert;
-		sqlite3_reset(st);
-		sqlite3_clear_bindings(st);
-		for (;;) {
-			unsigned short col;
-			unsigned char type;
-
-			memcpy(&col, p, sizeof(col));
-			p += sizeof(col);
-			if (col == Q_END)
-				break;
-			type = (unsigned char)*p++;
-			if (type == Q_INT) {
-				long long v;
-
-				memcpy(&v, p, sizeof(v));
-				p += sizeof(v);
-				sqlite3_bind_int64(st, col + 1, v);
-			} else {
-				unsigned int n;
-
-				memcpy(&n, p, sizeof(n));
-				p += sizeof(n);
-				sqlite3_bind_text(st, col + 1, p, (int)n, SQLITE_STATIC);
-				p += n;
+		if (!t->npending) {
+			/* a table not in the list yet: written now if the list is full */
+			if (ntouched == (int)(sizeof(touched) / sizeof(touched[0]))) {
+				t->pending[t->npending++] = p;
+				p = skip_row(p);
+				rc = write_pending(s, t, 1, err, errlen);
+				continue;
 			}
+			for (i = 0; i < ntouched && touched[i] != t; i++)
+				;
+			if (i == ntouched)
+				touched[ntouched++] = t;
 		}
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			snprintf(err, errlen, "%s: cannot store an event: %s", vms_db_path(s->db),
-				 sqlite3_errmsg(vms_db_sql(s->db)));
-			sqlite3_reset(st);
-			return -1;
-		}
+		t->pending[t->npending++] = p;
+		p = skip_row(p);
+		if (t->npending == ROWS_PER_INSERT)
+			rc = write_pending(s, t, 0, err, errlen);
 	}
-	return 0;
+	for (i = 0; i < ntouched; i++) {
+		if (!rc)
+			rc = write_pending(s, touched[i], 1, err, errlen);
+		touched[i]->npending = 0;
+	}
+	return rc;
 }
 
 static void *writer_main(void *arg)
