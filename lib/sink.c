@@ -484,7 +484,10 @@ static void q_text(struct vms_sink *s, int col, const char *text, size_t len)
 }
 
 /* Bind and insert every row of a batch (writer thread, or inline). Return: 0 or -1. */
-/* Bind the serialized row at @p to @st's parameters from @base + 1 on. Return: the end of the row. */
+/*
+ * Bind the serialized row at @p to @st's parameters from @base + 1 on (@st
+ * NULL: only step over it). Return: the end of the row.
+ */
 static const char *bind_row(sqlite3_stmt *st, int base, const char *p)
 {
 	for (;;) {
@@ -501,34 +504,16 @@ static const char *bind_row(sqlite3_stmt *st, int base, const char *p)
 
 			memcpy(&v, p, sizeof(v));
 			p += sizeof(v);
-			sqlite3_bind_int64(st, base + col + 1, v);
+			if (st)
+				sqlite3_bind_int64(st, base + col + 1, v);
 		} else {
 			unsigned int n;
 
 			memcpy(&n, p, sizeof(n));
 			p += sizeof(n);
-			sqlite3_bind_text(st, base + col + 1, p, (int)n, SQLITE_STATIC);
+			if (st)
+				sqlite3_bind_text(st, base + col + 1, p, (int)n, SQLITE_STATIC);
 			p += n;
-		}
-	}
-}
-
-/* Past the serialized row at @p, without binding it. */
-static const char *skip_row(const char *p)
-{
-	for (;;) {
-		unsigned short col;
-		unsigned int n;
-
-		memcpy(&col, p, sizeof(col));
-		p += sizeof(col);
-		if (col == Q_END)
-			return p;
-		if ((unsigned char)*p++ == Q_INT) {
-			p += sizeof(long long);
-		} else {
-			memcpy(&n, p, sizeof(n));
-			p += sizeof(n) + n;
 		}
 	}
 }
@@ -588,7 +573,7 @@ static int write_batch(struct vms_sink *s, const struct vms_buf *b, char *err, s
 			/* a table not in the list yet: written now if the list is full */
 			if (ntouched == (int)(sizeof(touched) / sizeof(touched[0]))) {
 				t->pending[t->npending++] = p;
-				p = skip_row(p);
+				p = bind_row(NULL, 0, p);
 				rc = write_pending(s, t, 1, err, errlen);
 				continue;
 			}
@@ -598,7 +583,7 @@ static int write_batch(struct vms_sink *s, const struct vms_buf *b, char *err, s
 				touched[ntouched++] = t;
 		}
 		t->pending[t->npending++] = p;
-		p = skip_row(p);
+		p = bind_row(NULL, 0, p);
 		if (t->npending == ROWS_PER_INSERT)
 			rc = write_pending(s, t, 0, err, errlen);
 	}
