@@ -748,13 +748,7 @@ int cmd_compare(int argc, const char **argv)
 			return show_help(compare_usage);
 		if (!strcmp(a, "--format") && i + 1 < argc) {
 			a = argv[++i];
-			if (!strcmp(a, "text"))
-				fmt = OUT_TEXT;
-			else if (!strcmp(a, "csv"))
-				fmt = OUT_CSV;
-			else if (!strcmp(a, "json"))
-				fmt = OUT_JSON;
-			else
+			if (out_format_parse(a, &fmt))
 				return usage_error(compare_usage, "--format takes text, csv or json, not '%s'",
 						   a);
 		} else if ((!strcmp(a, "--from") || !strcmp(a, "--to")) && i + 1 < argc) {

@@ -107,14 +107,7 @@ int cmd_report(int argc, const char **argv)
 			return 0;
 		}
 		if (!strcmp(a, "--format") && i + 1 < argc) {
-			a = argv[++i];
-			if (!strcmp(a, "text"))
-				fmt = OUT_TEXT;
-			else if (!strcmp(a, "csv"))
-				fmt = OUT_CSV;
-			else if (!strcmp(a, "json"))
-				fmt = OUT_JSON;
-			else
+			if (out_format_parse(argv[++i], &fmt))
 				goto usage_format;
 		} else if (!strcmp(a, "--table") && i + 1 < argc) {
 			only = argv[++i];

@@ -467,6 +467,18 @@ static void emit_json(struct out *o, const struct table *t)
 	fprintf(o->f, "]}");
 }
 
+int out_format_parse(const char *name, enum out_format *fmt)
+{
+	static const char *const names[] = { [OUT_TEXT] = "text", [OUT_CSV] = "csv", [OUT_JSON] = "json" };
+
+	for (int f = OUT_TEXT; f <= OUT_JSON; f++)
+		if (!strcmp(name, names[f])) {
+			*fmt = (enum out_format)f;
+			return 0;
+		}
+	return -1;
+}
+
 struct out *out_open(FILE *f, enum out_format fmt)
 {
 	struct out *o = calloc(1, sizeof(*o));

@@ -36,6 +36,8 @@ int table_rows(const struct table *t);
 
 struct out;
 /* Return: writer to @f (caller frees with out_close()), or NULL. */
+/* "text", "csv" or "json" as given to --format. Return: 0, or -1 for anything else. */
+int out_format_parse(const char *name, enum out_format *fmt);
 struct out *out_open(FILE *f, enum out_format fmt);
 /* JSON: the run description that heads the document (key/value text pairs). */
 void out_meta(struct out *o, const char *key, const char *value);

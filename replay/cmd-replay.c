@@ -303,13 +303,7 @@ int cmd_replay(int argc, const char **argv)
 			specs[nspecs++] = argv[++i];
 		} else if (!strcmp(a, "--format") && i + 1 < argc) {
 			a = argv[++i];
-			if (!strcmp(a, "text"))
-				fmt = OUT_TEXT;
-			else if (!strcmp(a, "csv"))
-				fmt = OUT_CSV;
-			else if (!strcmp(a, "json"))
-				fmt = OUT_JSON;
-			else {
+			if (out_format_parse(a, &fmt)) {
 				rc = usage_error(replay_usage, "--format takes text, csv or json, not '%s'", a);
 				goto out;
 			}
