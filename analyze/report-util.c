@@ -21,14 +21,11 @@ sqlite3_stmt *report_prepare(struct report_ctx *ctx, const char *sql)
 	return st;
 }
 
-int report_int(struct report_ctx *ctx, const char *sql, long long *out)
+/* Run @st, read its first column into *@out and finalize it. Return: 0; 1 NULL or no row; -1 error. */
+static int step_int(struct report_ctx *ctx, sqlite3_stmt *st, long long *out)
 {
-	sqlite3_stmt *st = report_prepare(ctx, sql);
-	int rc;
+	int rc = sqlite3_step(st);
 
-	if (!st)
-		return -1;
-	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
 		*out = sqlite3_column_int64(st, 0);
 		rc = 0;
@@ -39,6 +36,15 @@ int report_int(struct report_ctx *ctx, const char *sql, long long *out)
 	}
 	sqlite3_finalize(st);
 	return rc;
+}
+
+int report_int(struct report_ctx *ctx, const char *sql, long long *out)
+{
+	sqlite3_stmt *st = report_prepare(ctx, sql);
+
+	if (!st)
+		return -1;
+	return step_int(ctx, st, out);
 }
 
 double report_rel_s(const struct report_ctx *ctx, long long ts)
@@ -60,24 +66,13 @@ int report_counter_delta(struct report_ctx *ctx, const char *source, const char 
 		" SELECT (SELECT value FROM counter_value WHERE sample = ids.z AND name = ?5)"
 		"      - (SELECT value FROM counter_value WHERE sample = ids.a AND name = ?5)"
 		" FROM ids");
-	int rc;
 
 	if (!st)
 		return -1;
 	sqlite3_bind_text(st, 3, source, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, scope, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 5, name, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
-		*delta = sqlite3_column_int64(st, 0);
-		rc = 0;
-	} else if (rc == SQLITE_ROW || rc == SQLITE_DONE) {
-		rc = 1;
-	} else {
-		rc = vms_error("%s: %s", vms_db_path(ctx->db), sqlite3_errmsg(ctx->sql));
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return step_int(ctx, st, delta);
 }
 
 double report_counter_span(struct report_ctx *ctx, const char *source)
