@@ -556,41 +556,33 @@ static int write_pending(struct vms_sink *s, struct vms_table *t, int all, char 
  * Write the rows of batch @b. Rows of one table are gathered ROWS_PER_INSERT
  * at a time (their order kept; tables are independent: rows carry their
  * seq); the rest are written one by one before returning, while @b's bytes
- * they point into are still there.
+ * they point into are still there. (The tables are all loaded by
+ * vms_sink_new(), so s->tables does not change while the writer runs.)
  */
 static int write_batch(struct vms_sink *s, const struct vms_buf *b, char *err, size_t errlen)
 {
 	const char *p = b->buf, *end = b->buf + b->len;
-	struct vms_table *touched[128];
-	int ntouched = 0, i, rc = 0;
+	size_t i;
+	int rc = 0;
 
 	while (p < end && !rc) {
 		struct vms_table *t;
 
 		memcpy(&t, p, sizeof(t));
 		p += sizeof(t);
-		if (!t->npending) {
-			/* a table not in the list yet: written now if the list is full */
-			if (ntouched == (int)(sizeof(touched) / sizeof(touched[0]))) {
-				t->pending[t->npending++] = p;
-				p = bind_row(NULL, 0, p);
-				rc = write_pending(s, t, 1, err, errlen);
-				continue;
-			}
-			for (i = 0; i < ntouched && touched[i] != t; i++)
-				;
-			if (i == ntouched)
-				touched[ntouched++] = t;
-		}
 		t->pending[t->npending++] = p;
 		p = bind_row(NULL, 0, p);
 		if (t->npending == ROWS_PER_INSERT)
 			rc = write_pending(s, t, 0, err, errlen);
 	}
-	for (i = 0; i < ntouched; i++) {
+	for (i = 0; i < s->tables.size; i++) {
+		struct vms_table *t = s->tables.slots[i].value;
+
+		if (!s->tables.slots[i].key || !t->npending)
+			continue;
 		if (!rc)
-			rc = write_pending(s, touched[i], 1, err, errlen);
-		touched[i]->npending = 0;
+			rc = write_pending(s, t, 1, err, errlen);
+		t->npending = 0;
 	}
 	return rc;
 }
