@@ -85,6 +85,7 @@ static int index_pages(struct spool_decoder *d, const char *path)
 	int nsystems = 0, i;
 	long p;
 
+	/* count each CPU's pages, then list them in spool order */
 	for (p = 0; p < d->npages; p++) {
 		const struct spool_page *pg = &d->pages[p];
 
@@ -100,17 +101,20 @@ static int index_pages(struct spool_decoder *d, const char *path)
 
 			if (!c)
 				goto oom;
-			if (!(c->npages & (c->npages + 1)) || !c->pages) {
-				/* grow to the next power of two less one */
-				long *n = realloc(c->pages, (2 * c->npages + 2) * sizeof(*n));
-
-				if (!n)
-					goto oom;
-				c->pages = n;
-			}
-			c->pages[c->npages++] = p;
+			c->npages++;
 		}
 	}
+	for (i = 0; i < d->ncpus; i++) {
+		if (!(d->cpus[i].pages = malloc(d->cpus[i].npages * sizeof(long))))
+			goto oom;
+		d->cpus[i].npages = 0;
+	}
+	for (p = 0; p < d->npages; p++)
+		if (d->pages[p].cpu >= 0) {
+			struct cpu_pages *c = cpu_of(d, d->pages[p].cpu);
+
+			c->pages[c->npages++] = p;
+		}
 	if (!nsystems) {
 		free(names);
 		return vms_error("%s: the spool does not say which trace events it holds", path);
