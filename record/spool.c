@@ -30,7 +30,6 @@ struct spool {
 	int fd;
 	char *buf;
 	size_t used;
-	uint64_t pages;
 	uint64_t bytes;			/* page bytes appended, headers not counted */
 	void *map;
 	size_t map_len;
@@ -119,14 +118,8 @@ int spool_append(struct spool *sp, int cpu, const void *page, size_t len)
 		memcpy(sp->buf + sp->used + sizeof(h), page, len);
 		sp->used += sizeof(h) + len;
 	}
-	sp->pages++;
 	sp->bytes += len;
 	return 0;
-}
-
-uint64_t spool_pages(const struct spool *sp)
-{
-	return sp->pages;
 }
 
 uint64_t spool_bytes(const struct spool *sp)

@@ -35,7 +35,6 @@ struct spool *spool_open(const char *path);
 int spool_append(struct spool *sp, int cpu, const void *page, size_t len);
 /* Write out what is buffered. Return: 0 or -1. */
 int spool_flush(struct spool *sp);
-uint64_t spool_pages(const struct spool *sp);
 uint64_t spool_bytes(const struct spool *sp);
 const char *spool_path(const struct spool *sp);
 /*
