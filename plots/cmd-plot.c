@@ -411,7 +411,7 @@ int cmd_plot(int argc, const char **argv)
 			return show_help(plot_usage);
 		if (!strcmp(a, "--list")) {
 			for (int k = 0; k < plot_nkinds; k++)
-				printf("%-10s %s\n", plot_kinds[k].name, plot_kinds[k].summary);
+				printf("%-10s %s\n", plot_kinds[k]->name, plot_kinds[k]->summary);
 			return 0;
 		}
 		if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc) {

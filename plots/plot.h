@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * plot.h - what cmd-plot.c and plot-data.c share. `vmscope plot` is split in
- * two: plot-data.c (in libvms.a) computes each figure's numbers from the
- * database and writes them to .dat files; the gnuplot scripts plots/KIND.gp
+ * plot.h - what cmd-plot.c and the plot kinds share. `vmscope plot` is split
+ * in two: the kinds (plots/kind-NAME.c, listed in plots/kinds.c, writing
+ * through plots/dat.c; in libvms.a) compute each figure's numbers from the
+ * database and write them to .dat files; the gnuplot scripts plots/KIND.gp
  * only draw them. cmd-plot.c finds the scripts, runs gnuplot and puts the
  * figure where the user asked.
  *
@@ -59,7 +60,7 @@ struct plot_kind {
 	int (*write)(struct plot_job *job);
 };
 
-extern const struct plot_kind plot_kinds[];
+extern const struct plot_kind *const plot_kinds[];	/* plots/kinds.c */
 extern const int plot_nkinds;
 
 /* Return: the kind called @name, or NULL; must *not* be freed. */
