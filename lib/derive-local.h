@@ -84,6 +84,7 @@ void *dv_evs_push(struct evs *e);
 /* The passes, in the order vms_derive() runs them. Return: 0, or -1. */
 int derive_reclaim(struct derive *d);
 int derive_kswapd(struct derive *d);
+int derive_kswapd_runs(struct derive *d);	/* derive-kswapd.c */
 int derive_slab(struct derive *d, int *resorted);
 int derive_inactive(struct derive *d);
 

@@ -393,14 +393,16 @@ int vms_derive(struct vms_db *db, int temp)
 
 	strmap_init(&d.strings);
 	if (temp) {
-		char *ddl = temp_ddl(vms_db_schema_sql("910-derived.sql"));
+		for (i = 0; i < 2; i++) {	/* the tables of schema v2: 910 and 920 */
+			char *ddl = temp_ddl(vms_db_schema_sql(i ? "920-kswapd.sql" : "910-derived.sql"));
 
-		if (!ddl)
-			return vms_error("out of memory");
-		rc = vms_db_exec(db, ddl);
-		free(ddl);
-		if (rc)
-			return -1;
+			if (!ddl)
+				return vms_error("out of memory");
+			rc = vms_db_exec(db, ddl);
+			free(ddl);
+			if (rc)
+				return -1;
+		}
 		rc = -1;
 	}
 	/* the start of the run as vms_window_open() counts it */
@@ -429,6 +431,7 @@ int vms_derive(struct vms_db *db, int temp)
 	}
 	d.nbuckets = span / d.bucket_ns + 1;
 	if (derive_reclaim(&d) || derive_kswapd(&d) || !(d.eps = vms_episodes_new(db)) ||
+	    derive_kswapd_runs(&d) ||
 	    derive_slab(&d, &resorted) || derive_inactive(&d) || count_tables(&d) ||
 	    dv_agg_write(&d) || vms_episodes_finish(d.eps))
 		goto out;
