@@ -10,7 +10,12 @@
 #include <string.h>
 
 #include "vms.h"
+#include "vms-kswapd.h"
 #include "plot-local.h"
+
+/* A number macro as a string literal. */
+#define VMS_STR(x) VMS_STR_(x)
+#define VMS_STR_(x) #x
 
 /* One timeline row of reclaim calls: a task's calls of one kind, or all the others. */
 struct task_row {
@@ -60,11 +65,142 @@ static int row_label(struct dat *d, struct plot_job *job, int y, const char *tex
 	return 0;
 }
 
+/* The streak a zoom panel shows: the first that made a node hopeless, else the longest. */
+struct zoom {
+	int set, hopeless, runs;
+	double t0, t1;		/* s from the start of its run */
+};
+
+/* y of node @nid's row (the first node's when it has none). */
+static int node_y(const int *nodes, int nnodes, int node_y0, int nid)
+{
+	int n;
+
+	for (n = 0; n < nnodes; n++)
+		if (nodes[n] == nid)
+			return node_y0 - n;
+	return node_y0;
+}
+
+static void zoom_consider(struct zoom *z, int hopeless, int runs, double t0, double t1)
+{
+	if (z->set && (z->hopeless > hopeless || (z->hopeless == hopeless && z->runs >= runs)))
+		return;
+	*z = (struct zoom){ .set = 1, .hopeless = hopeless, .runs = runs, .t0 = t0, .t1 = t1 };
+}
+
+/*
+ * Block 1, the kswapd runs (kswapd_run) in the window, and block 2, their
+ * failure streaks of at least VMS_KSWAPD_PARTIAL_RUNS runs: the ones the
+ * report's kswapd-failures section lists as 'partial' or 'episode'.
+ */
+static int write_runs(struct dat *d, struct plot_run *r, const int *nodes, int nnodes, int node_y0,
+		      int judged, struct zoom *zoom)
+{
+	struct streak { int y, runs; long long a, b, hopeless; } *sv = NULL, cur = { 0 };
+	sqlite3_stmt *st;
+	int nsv = 0, asv = 0, cur_nid = INT_MIN, rc, k;
+
+	dat_block(d, "kswapd runs (kswapd_run: a kswapd_wake to the node's next wake or sleep),"
+		  " clipped to the window", "y t0_s t1_s reclaimed_pages failed streak");
+	dat_comment(d, "reclaimed: nr_reclaimed of the kswapd's mm_vmscan_lru_shrink_inactive"
+		    " events in the run; failed: 1 when the run reclaimed no page, 0 when it"
+		    " reclaimed, -1 when unknown (run unfinished, or no mm_vmscan_lru_shrink_inactive"
+		    " event in the whole trace%s); streak: kswapd_failures after the run (its place"
+		    " among consecutive failures)", judged ? "" : ", as here");
+	st = vms_window_prepare(&r->ctx,
+		"SELECT nid, wake_ts, COALESCE(end_ts, " NO_END "), end_ts IS NULL, nr_reclaimed,"
+		" failed, streak FROM kswapd_run ORDER BY nid, run");
+	if (!st)
+		return -1;
+	for (;;) {
+		int step = sqlite3_step(st), nid = 0, failed = -1, streak = 0, ny;
+		long long a = 0, b = 0, reclaimed = 0;
+
+		if (step == SQLITE_ROW) {
+			nid = sqlite3_column_int(st, 0);
+			a = sqlite3_column_int64(st, 1);
+			b = sqlite3_column_int64(st, 2);
+			reclaimed = sqlite3_column_int64(st, 4);
+			streak = judged ? sqlite3_column_int(st, 6) : 0;
+			if (judged && !sqlite3_column_int(st, 3))
+				failed = sqlite3_column_int(st, 5);
+		} else if (step != SQLITE_DONE) {
+			rc = plot_sql_error(r);
+			goto out;
+		}
+		/* a streak ends at a run that reclaimed, a reset (streak 1 again), another node */
+		if (cur.runs && (step == SQLITE_DONE || nid != cur_nid || streak <= 1)) {
+			if (cur.runs >= VMS_KSWAPD_PARTIAL_RUNS) {
+				if (nsv == asv) {
+					int na = asv ? 2 * asv : 8;
+					void *p = realloc(sv, na * sizeof(*sv));
+
+					if (!p) {
+						rc = vms_error("out of memory");
+						goto out;
+					}
+					sv = p;
+					asv = na;
+				}
+				sv[nsv++] = cur;
+			}
+			cur.runs = 0;
+		}
+		if (step == SQLITE_DONE)
+			break;
+		ny = node_y(nodes, nnodes, node_y0, nid);
+		cur_nid = nid;
+		if (streak >= 1) {
+			if (!cur.runs)
+				cur = (struct streak){ .y = ny, .a = a, .hopeless = -1 };
+			cur.runs = streak;
+			cur.b = b;
+			if (streak == VMS_KSWAPD_HOPELESS_RUNS)
+				cur.hopeless = b;
+		}
+		if (!plot_clip(r, &a, &b))
+			continue;
+		dat_num(d, 1, 1, ny);
+		dat_num(d, 0, 1, plot_rel(r, a));
+		dat_num(d, 0, 1, plot_rel(r, b));
+		dat_num(d, 0, failed >= 0, reclaimed);
+		fprintf(d->f, " %d %d", failed, streak);
+		dat_row_end(d);
+	}
+	dat_block(d, "kswapd failure streaks: at least " VMS_STR(VMS_KSWAPD_PARTIAL_RUNS)
+		  " consecutive runs of a node that reclaimed nothing", "y t0_s t1_s runs hopeless_s");
+	dat_comment(d, "t0: the wake of the first run, t1: the end of the last (both clipped to the"
+		    " window); hopeless: the end of run " VMS_STR(VMS_KSWAPD_HOPELESS_RUNS) ", when"
+		    " the node became hopeless (NaN: not reached); the report's kswapd-failures"
+		    " section lists the same streaks");
+	for (k = 0; k < nsv; k++) {
+		long long a = sv[k].a, b = sv[k].b;
+		int hopeless = sv[k].hopeless >= 0;
+
+		if (!plot_clip(r, &a, &b))
+			continue;
+		dat_num(d, 1, 1, sv[k].y);
+		dat_num(d, 0, 1, plot_rel(r, a));
+		dat_num(d, 0, 1, plot_rel(r, b));
+		dat_num(d, 0, 1, sv[k].runs);
+		dat_num(d, 0, hopeless && sv[k].hopeless >= r->ctx.from && sv[k].hopeless <= r->ctx.to,
+			plot_rel(r, sv[k].hopeless));
+		dat_row_end(d);
+		zoom_consider(zoom, hopeless, sv[k].runs, plot_rel(r, a), plot_rel(r, b));
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	free(sv);
+	return rc;
+}
+
 /*
  * One run's timeline, rows numbered downwards from *y: kswapd per node, then
  * the reclaim calls of the tasks that spent the longest in them.
  */
-static int kswapd_run(struct plot_job *job, int i, int *y, int max_rows)
+static int timeline_run(struct plot_job *job, int i, int *y, int max_rows, struct zoom *zoom)
 {
 	struct plot_run *r = job->run[i];
 	struct task_row *rows = NULL;
@@ -160,91 +296,9 @@ static int kswapd_run(struct plot_job *job, int i, int *y, int max_rows)
 		row_label(&d, job, (*y)--, text);
 	}
 
-	/* block 1: kswapd awake */
-	dat_block(&d, "kswapd awake intervals (kswapd_interval), clipped to the window",
-		  "y t0_s t1_s reclaimed_pages failed");
-	dat_comment(&d, "reclaimed: sum of mm_vmscan_lru_shrink_inactive nr_reclaimed of the kswapd"
-		    " pid inside the interval; failed: 1 when a finished run reclaimed 0 pages, 0"
-		    " when it reclaimed, -1 when unknown (run unfinished, or no"
-		    " mm_vmscan_lru_shrink_inactive event in the whole run%s)",
-		    judged ? "" : ", as here");
-	st = vms_window_prepare(&r->ctx,
-		"SELECT COALESCE(nid, 0), wake_ts, sleep_ts, COALESCE(wake_ts, 0),"
-		" COALESCE(sleep_ts, " NO_END "),"
-		" (SELECT COALESCE(SUM(nr_reclaimed), 0) FROM mm_vmscan_lru_shrink_inactive l"
-		"  WHERE l.pid = k.pid AND l.ts BETWEEN COALESCE(k.wake_ts, 0)"
-		"  AND COALESCE(k.sleep_ts, " NO_END "))"
-		" FROM kswapd_interval k WHERE COALESCE(sleep_ts, " NO_END ") >= ?1"
-		" AND COALESCE(wake_ts, 0) <= ?2 ORDER BY 1, 4");
-	if (!st)
+	/* blocks 1 and 2: the kswapd runs and their failure streaks */
+	if (write_runs(&d, r, nodes, nnodes, node_y0, judged, zoom))
 		goto out;
-	{
-		/* failure episodes: consecutive zero-reclaim runs of a node, written as block 2 */
-		struct { int y; double t0, t1; int runs; } *ep = NULL;
-		int nep = 0, aep = 0, open = -1, cur_nid = INT_MIN;
-
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			int nid = sqlite3_column_int(st, 0), ny = node_y0, failed = -1, n;
-			long long a = sqlite3_column_int64(st, 3), b = sqlite3_column_int64(st, 4);
-			long long reclaimed = sqlite3_column_int64(st, 5);
-
-			for (n = 0; n < nnodes; n++)
-				if (nodes[n] == nid)
-					ny = node_y0 - n;
-			if (judged && plot_col_known(st, 1) && plot_col_known(st, 2))
-				failed = reclaimed == 0;
-			if (nid != cur_nid || failed != 1)
-				open = -1;	/* a new node, or a run that reclaimed: episode over */
-			cur_nid = nid;
-			if (!plot_clip(r, &a, &b))
-				continue;
-			dat_num(&d, 1, 1, ny);
-			dat_num(&d, 0, 1, plot_rel(r, a));
-			dat_num(&d, 0, 1, plot_rel(r, b));
-			dat_num(&d, 0, failed >= 0, reclaimed);
-			fprintf(d.f, " %d", failed);
-			dat_row_end(&d);
-			if (failed != 1)
-				continue;
-			if (open < 0) {
-				if (nep == aep) {
-					int na = aep ? 2 * aep : 16;
-					void *e2 = realloc(ep, na * sizeof(*ep));
-
-					if (!e2) {
-						free(ep);
-						rc = vms_error("out of memory");
-						goto out;
-					}
-					ep = e2;
-					aep = na;
-				}
-				open = nep++;
-				ep[open].y = ny;
-				ep[open].t0 = plot_rel(r, a);
-				ep[open].runs = 0;
-			}
-			ep[open].t1 = plot_rel(r, b);
-			ep[open].runs++;
-		}
-		if (rc != SQLITE_DONE) {
-			free(ep);
-			rc = plot_sql_error(r);
-			goto out;
-		}
-		sqlite3_finalize(st);
-		st = NULL;
-		dat_block(&d, "kswapd failure episodes: consecutive runs of a node that reclaimed"
-			  " nothing", "y t0_s t1_s runs");
-		for (k = 0; k < nep; k++) {
-			dat_num(&d, 1, 1, ep[k].y);
-			dat_num(&d, 0, 1, ep[k].t0);
-			dat_num(&d, 0, 1, ep[k].t1);
-			dat_num(&d, 0, 1, ep[k].runs);
-			dat_row_end(&d);
-		}
-		free(ep);
-	}
 
 	/* block 3: node_unreclaimable from /proc/zoneinfo */
 	dat_block(&d, "node_unreclaimable: from each /proc/zoneinfo read showing it (any zone of"
@@ -347,14 +401,27 @@ out:
 static int write_kswapd(struct plot_job *job)
 {
 	int max_rows = job->fmt == PLOT_TXT ? 4 : 10, y = 0, i;
+	struct zoom zoom = { 0 };
 
 	if (job->nruns > 1)
 		max_rows = job->fmt == PLOT_TXT ? 2 : 6;
 	for (i = 0; i < job->nruns; i++)
-		if (kswapd_run(job, i, &y, max_rows))
+		if (timeline_run(job, i, &y, max_rows, &zoom))
 			return -1;
 	plot_set_xrange(job);
-	return 0;
+	/*
+	 * A streak shorter than a fiftieth of the x range is a few pixels wide:
+	 * draw it again in a zoom panel under the timeline, with half its length
+	 * of context either side.
+	 */
+	if (zoom.set && zoom.t1 - zoom.t0 < (job->xmax - job->xmin) / 50) {
+		double pad = (zoom.t1 - zoom.t0) / 2 > 1e-3 ? (zoom.t1 - zoom.t0) / 2 : 1e-3;
+
+		return vms_buf_addf(&job->vars, "zoom=1; zmin=%.9g; zmax=%.9g; zruns=%d;"
+				    " hopeless_runs=%d;", zoom.t0 - pad, zoom.t1 + pad, zoom.runs,
+				    VMS_KSWAPD_HOPELESS_RUNS);
+	}
+	return vms_buf_addf(&job->vars, "zoom=0;");
 }
 
 const struct plot_kind plot_kind_kswapd = {
