@@ -24,10 +24,20 @@ struct vms_window {
 /* Largest offset, in seconds, a window may start or end at (about 31 years). */
 #define VMS_WINDOW_MAX_S 1e9
 
+/**
+ * vms_run_bounds() - the start and end of a run, its one definition
+ * @start, @end: out, ns on the trace clock: the run's first and last event
+ *	(run.start_ts, run.end_ts), widened to take in its counter samples;
+ *	the samples alone when the run has no events; 0 when it has neither.
+ *
+ * vms_window_open() and the derive step (derive_info.origin_ts) both use it.
+ * Return: 0, or -1 with vms_error set.
+ */
+int vms_run_bounds(struct vms_db *db, long long *start, long long *end);
+
 /*
- * Set w->sql, the run's bounds (first and last event or counter sample,
- * whichever is earlier/later), has_counters, and the window [from, to] from
- * seconds after the start (the whole run when not given). w->db must be
+ * Set w->sql, the run's bounds (vms_run_bounds()), has_counters, and the
+ * window [from, to] from seconds after the start (the whole run when not given). w->db must be
  * open. Callers check the window against the run themselves.
  * Return: 0, or -1 with vms_error set (a failed query, or a bound that is
  * not a finite number of seconds within +-VMS_WINDOW_MAX_S).

@@ -31,7 +31,7 @@ struct derive {
 	const char *mru[MRU_COLS][MRU_N];	/* dv_intern(): recent values per column */
 	struct vms_db *db;
 	long long origin, bucket_ns, nbuckets;
-	struct strmap strings;	/* interned text values: shr, shrink, gfp_flags */
+	struct strmap strings;	/* interned shr, shrink, gfp_flags; value: a shrink's name */
 	struct agg *buckets;	/* event_bucket accumulators, one per (tbl, event) */
 	struct vms_episodes *eps;	/* table episode, fed by the slab and inactive passes */
 	int nagg, aagg;

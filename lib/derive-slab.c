@@ -284,36 +284,104 @@ static int slab_sorted(struct slab_pass *p)
 	return slab_flush(p);
 }
 
-static int slab_sums_write(struct slab_pass *p)
+/*
+ * The name of shrinker @shrink (an interned value of d->strings), as
+ * schema/910-derived.sql defines it; kept as the value of its strings entry.
+ * Return: the name (must *not* be freed), or NULL when out of memory.
+ */
+static const char *shrinker_name(struct derive *d, const char *shrink)
 {
-	sqlite3_stmt *st = dv_prep(p->d, "INSERT INTO shrink_bucket VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
-				" ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
+	struct strmap_entry *e;
+	const char *plus, *mod;
+	char *name;
+
+	if (!shrink)
+		return "?";
+	e = strmap_find(&d->strings, shrink, strlen(shrink));
+	if (!e)
+		return NULL;
+	if (e->value)
+		return e->value;
+	plus = strchr(shrink, '+');
+	mod = strstr(shrink, " [");
+	if (plus && plus > shrink) {
+		if (asprintf(&name, "%.*s%s", (int)(plus - shrink), shrink, mod ? mod : "") < 0)
+			return NULL;
+	} else if (!(name = strdup(shrink))) {
+		return NULL;
+	}
+	return e->value = name;
+}
+
+/* One row of shrinker_name per shrink value the sums hold. */
+static int slab_names_write(struct slab_pass *p)
+{
+	sqlite3_stmt *st = dv_prep(p->d, "INSERT INTO shrinker_name VALUES (?1, ?2)");
+	const struct strmap *m = &p->d->strings;
 	size_t i;
+	int has_null = 0;
 
 	if (!st)
 		return -1;
-	for (i = 0; i < p->sums.size; i++) {
-		const struct sum_entry *e = &p->sums.e[i];
+	for (i = 0; i < p->sums.size; i++)
+		has_null |= p->sums.e[i].used && !p->sums.e[i].key[3];
+	for (i = 0; i < m->size + has_null; i++) {
+		const struct strmap_entry *e = i < m->size ? &m->slots[i] : NULL;
 
-		if (!e->used)
+		if (e && (!e->key || !e->value))
 			continue;
-		sqlite3_bind_int64(st, 1, e->key[0]);
-		sqlite3_bind_int64(st, 2, e->key[1]);
-		dv_bind_text_key(st, 3, e->key[2]);
-		dv_bind_text_key(st, 4, e->key[3]);
-		dv_bind(st, 5, e->key[4]);
-		sqlite3_bind_int64(st, 6, e->v[0]);
-		for (int k = 1; k <= 6; k++)
-			dv_bind_sum(st, 6 + k, e, k);
-		sqlite3_bind_int64(st, 13, e->v[7]);
-		sqlite3_bind_int64(st, 14, e->v[8]);
-		if (dv_step_reset(p->d, st, "shrink_bucket")) {
+		if (e)
+			sqlite3_bind_text(st, 1, e->key, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, 1);
+		sqlite3_bind_text(st, 2, e ? e->value : "?", -1, SQLITE_STATIC);
+		if (dv_step_reset(p->d, st, "shrinker_name")) {
 			sqlite3_finalize(st);
 			return -1;
 		}
 	}
 	sqlite3_finalize(st);
 	return 0;
+}
+
+static int slab_sums_write(struct slab_pass *p)
+{
+	sqlite3_stmt *st = dv_prep(p->d, "INSERT INTO shrink_bucket (bucket, orphan, shr, shrink,"
+				" name, priority, calls, to_scan, scanned, freed, def_taken, def_left,"
+				" items_sum, items_n, open) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
+				" ?10, ?11, ?12, ?13, ?14, ?15)");
+	size_t i;
+
+	if (!st)
+		return -1;
+	for (i = 0; i < p->sums.size; i++) {
+		const struct sum_entry *e = &p->sums.e[i];
+		const char *name;
+
+		if (!e->used)
+			continue;
+		if (!(name = shrinker_name(p->d, (const char *)(intptr_t)e->key[3]))) {
+			sqlite3_finalize(st);
+			return vms_error("out of memory");
+		}
+		sqlite3_bind_int64(st, 1, e->key[0]);
+		sqlite3_bind_int64(st, 2, e->key[1]);
+		dv_bind_text_key(st, 3, e->key[2]);
+		dv_bind_text_key(st, 4, e->key[3]);
+		sqlite3_bind_text(st, 5, name, -1, SQLITE_STATIC);
+		dv_bind(st, 6, e->key[4]);
+		sqlite3_bind_int64(st, 7, e->v[0]);
+		for (int k = 1; k <= 6; k++)
+			dv_bind_sum(st, 7 + k, e, k);
+		sqlite3_bind_int64(st, 14, e->v[7]);
+		sqlite3_bind_int64(st, 15, e->v[8]);
+		if (dv_step_reset(p->d, st, "shrink_bucket")) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+	}
+	sqlite3_finalize(st);
+	return slab_names_write(p);
 }
 
 int derive_slab(struct derive *d, int *resorted)

@@ -41,6 +41,7 @@
 #include <sqlite3.h>
 
 #include "vms.h"
+#include "vms-window.h"
 #include "derive-local.h"
 
 int dv_sql_fail(struct derive *d, const char *what)
@@ -350,17 +351,6 @@ static int count_tables(struct derive *d)
 
 /* ---------------------------------------------------------------- driver */
 
-static long long query_ll(struct derive *d, const char *sql)
-{
-	sqlite3_stmt *st = dv_prep(d, sql);
-	long long v = NUL;
-
-	if (st && sqlite3_step(st) == SQLITE_ROW)
-		v = dv_col(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
 /* The DDL of 910-derived.sql, for TEMP: without the DROP VIEWs, tables and views made TEMP. */
 static char *temp_ddl(const char *ddl)
 {
@@ -388,7 +378,7 @@ static char *temp_ddl(const char *ddl)
 int vms_derive(struct vms_db *db, int temp)
 {
 	struct derive d = { .sql = vms_db_sql(db), .db = db };
-	long long end, counters, span;
+	long long end, span;
 	int resorted = 0, rc = -1, i;
 
 	strmap_init(&d.strings);
@@ -405,17 +395,9 @@ int vms_derive(struct vms_db *db, int temp)
 		}
 		rc = -1;
 	}
-	/* the start of the run as vms_window_open() counts it */
-	d.origin = query_ll(&d, "SELECT start_ts FROM run");
-	end = query_ll(&d, "SELECT end_ts FROM run");
-	counters = query_ll(&d, "SELECT MIN(ts) FROM counter_sample");
-	if (d.origin == NUL || (counters != NUL && counters < d.origin))
-		d.origin = counters;
-	counters = query_ll(&d, "SELECT MAX(ts) FROM counter_sample");
-	if (end == NUL || (counters != NUL && counters > end))
-		end = counters;
-	if (d.origin == NUL)
-		d.origin = end = 0;
+	/* bucket 0 starts at the start of the run, the one every reader counts from */
+	if (vms_run_bounds(db, &d.origin, &end))
+		goto out;
 	/* at most ~2000 buckets, each inside one second of the run */
 	span = end - d.origin;
 	{
@@ -454,7 +436,7 @@ out:
 	}
 	free(d.buckets);
 	vms_episodes_free(d.eps);
-	strmap_release(&d.strings, NULL);
+	strmap_release(&d.strings, free);	/* values: shrinker names */
 	return rc;
 }
 

@@ -77,6 +77,37 @@ static int check_bound(const char *what, double s)
 	return 0;
 }
 
+int vms_run_bounds(struct vms_db *db, long long *start, long long *end)
+{
+	struct vms_window w = { .db = db, .sql = vms_db_sql(db) };
+	long long v;
+	int rc;
+
+	*start = *end = 0;
+	/* the run's own bounds first, then the counters when the run has none */
+	if ((rc = vms_window_int(&w, "SELECT start_ts FROM run", &v)) < 0)
+		return -1;
+	if (rc == 0)
+		*start = v;
+	else if ((rc = vms_window_int(&w, "SELECT MIN(ts) FROM counter_sample", &v)) < 0)
+		return -1;
+	else if (rc == 0)
+		*start = v;
+	if ((rc = vms_window_int(&w, "SELECT end_ts FROM run", &v)) < 0)
+		return -1;
+	if (rc == 0)
+		*end = v;
+	else if ((rc = vms_window_int(&w, "SELECT MAX(ts) FROM counter_sample", &v)) < 0)
+		return -1;
+	else if (rc == 0)
+		*end = v;
+	/* counters may extend past the events: the run covers both */
+	if (widen(&w, "SELECT MIN(ts) FROM counter_sample", start, NULL) ||
+	    widen(&w, "SELECT MAX(ts) FROM counter_sample", NULL, end))
+		return -1;
+	return 0;
+}
+
 int vms_window_open(struct vms_window *w, double from_s, double to_s, int has_from, int has_to)
 {
 	long long v;
@@ -85,26 +116,7 @@ int vms_window_open(struct vms_window *w, double from_s, double to_s, int has_fr
 	if ((has_from && check_bound("--from", from_s)) || (has_to && check_bound("--to", to_s)))
 		return -1;
 	w->sql = vms_db_sql(w->db);
-	/* the run's own bounds first, then the counters when the run has none */
-	if ((rc = vms_window_int(w, "SELECT start_ts FROM run", &v)) < 0)
-		return -1;
-	if (rc == 0)
-		w->run_start = v;
-	else if ((rc = vms_window_int(w, "SELECT MIN(ts) FROM counter_sample", &v)) < 0)
-		return -1;
-	else if (rc == 0)
-		w->run_start = v;
-	if ((rc = vms_window_int(w, "SELECT end_ts FROM run", &v)) < 0)
-		return -1;
-	if (rc == 0)
-		w->run_end = v;
-	else if ((rc = vms_window_int(w, "SELECT MAX(ts) FROM counter_sample", &v)) < 0)
-		return -1;
-	else if (rc == 0)
-		w->run_end = v;
-	/* counters may extend past the events: the window covers both */
-	if (widen(w, "SELECT MIN(ts) FROM counter_sample", &w->run_start, NULL) ||
-	    widen(w, "SELECT MAX(ts) FROM counter_sample", NULL, &w->run_end))
+	if (vms_run_bounds(w->db, &w->run_start, &w->run_end))
 		return -1;
 	if ((rc = vms_window_int(w, "SELECT 1 FROM counter_sample WHERE source = 'vmstat' LIMIT 1",
 				 &v)) < 0)

@@ -77,11 +77,21 @@ CREATE TABLE IF NOT EXISTS inactive_bucket (
 	scanned_anon INTEGER, scanned_file INTEGER,
 	PRIMARY KEY (bucket, pid, in_memcg, in_direct)) WITHOUT ROWID;
 
+-- The name every reader shows for a shrinker: its scan_objects symbol as
+-- traced (shrink) without the offset, " [module]" kept ('super_cache_scan',
+-- 'i915_gem_shrinker_scan [i915]'); shrink itself when it has no offset,
+-- '?' when it is NULL. One row per shrink value of the slab events.
+CREATE TABLE IF NOT EXISTS shrinker_name (
+	shrink TEXT UNIQUE,	-- mm_shrink_slab_start/_end.shrink (one row NULL when some are)
+	name TEXT NOT NULL);
+
 -- The calls of shrink_slab_interval summed per bucket of start_ts (orphan = 0) or, for
 -- end events without a start, of end_ts (orphan = 1), shrinker and priority.
 -- A sum is NULL when none of its values is known, as SQL's SUM().
 CREATE TABLE IF NOT EXISTS shrink_bucket (
-	bucket INTEGER NOT NULL, orphan INTEGER NOT NULL, shr TEXT, shrink TEXT, priority INTEGER,
+	bucket INTEGER NOT NULL, orphan INTEGER NOT NULL, shr TEXT, shrink TEXT,
+	name TEXT NOT NULL,	-- shrinker_name.name of shrink
+	priority INTEGER,
 	calls INTEGER NOT NULL, to_scan INTEGER, scanned INTEGER, freed INTEGER,
 	def_taken INTEGER, def_left INTEGER, items_sum INTEGER, items_n INTEGER NOT NULL,
 	open INTEGER NOT NULL);

@@ -152,6 +152,12 @@ test_expect_success SQLITE3 'fixtures: 6.18 text traces import, counters added' 
 	assert_eq "$(sql ok.db "SELECT COUNT(*) FROM import_error")" 0 "import errors" &&
 	assert_eq "$(sql ok.db "SELECT COUNT(*) FROM mm_shrink_slab_start")" 7 "slab starts" &&
 	assert_eq "$(sql ok.db "SELECT COUNT(*) FROM mm_shrink_slab_end")" 7 "slab ends" &&
+	assert_eq "$(sql ok.db "SELECT group_concat(name, '\''|'\'') FROM (SELECT name FROM
+		shrinker_name ORDER BY 1)")" "scan_shadow_nodes|super_cache_scan|xfs_buftarg_shrink_scan [xfs]" \
+		"shrinker names" &&
+	assert_eq "$(sql ok.db "SELECT COUNT(*) FROM shrink_bucket b JOIN shrinker_name n
+		ON n.shrink IS b.shrink WHERE n.name = b.name")" \
+		"$(sql ok.db "SELECT COUNT(*) FROM shrink_bucket")" "shrink_bucket names" &&
 	assert_eq "$(sql ok.db "SELECT COUNT(*) FROM mm_vmscan_lru_shrink_inactive")" 7 "inactive events" &&
 	assert_eq "$(sql ok.db "SELECT COUNT(*) FROM counter_sample")" 3 "samples" &&
 	# trace b: a, plus 8/8 pages by a task whose memcg reclaim began before the
