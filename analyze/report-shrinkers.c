@@ -34,23 +34,23 @@
  * table: the buckets the window covers whole from shrink_bucket, its edges
  * from the calls of shrink_slab_call (report-buckets.c). A call belongs to
  * the window when its start does; an end event without a start when it does.
+ * Names are the derive step's (shrinker_name, shrink_bucket.name). The edge
+ * query reads the pairs itself, not the shrink_slab_interval view, because
+ * the view does not give the shrink_slab_call rowid the edge is cut by.
  */
 static const char calls_table[] = "temp.report_shrinker_calls";
-#define NAME_OF_SHRINK \
-	"CASE WHEN instr(shrink, '+') > 1 THEN substr(shrink, 1, instr(shrink, '+') - 1)" \
-	" || CASE WHEN instr(shrink, ' [') > 0 THEN substr(shrink, instr(shrink, ' [')) ELSE '' END" \
-	" ELSE COALESCE(shrink, '?') END"
 static const char calls_create[] =
 	"CREATE TEMP TABLE report_shrinker_calls (shr, name, sec, priority, orphan, calls,"
 	" to_scan, scanned, freed, def_taken, def_left, items_sum, items_n, open)";
 static const char calls_buckets[] =
-	"INSERT INTO temp.report_shrinker_calls SELECT shr, " NAME_OF_SHRINK ","
+	"INSERT INTO temp.report_shrinker_calls SELECT shr, name,"
 	"  (?5 + bucket * ?6 - ?7) / 1000000000, priority, orphan, calls, to_scan, scanned, freed,"
 	"  def_taken, def_left, items_sum, items_n, open"
 	" FROM shrink_bucket WHERE bucket BETWEEN ?3 AND ?4";
 /* the calls of shrink_slab_call rowids ?3..?4 that start (else end) in ?1..?2 */
 static const char calls_edge[] =
-	"INSERT INTO temp.report_shrinker_calls SELECT shr, " NAME_OF_SHRINK ","
+	"INSERT INTO temp.report_shrinker_calls SELECT shr,"
+	"  (SELECT name FROM shrinker_name n WHERE n.shrink IS x.shrink),"
 	"  (ts - ?5) / 1000000000 AS sec, priority, orphan, COUNT(*), SUM(total_scan),"
 	"  SUM(CASE WHEN end_ts IS NOT NULL THEN total_scan - left_unscanned END), SUM(freed),"
 	"  SUM(nr_objects_to_shrink), SUM(new_scan), SUM(cache_items), COUNT(cache_items),"
@@ -63,7 +63,7 @@ static const char calls_edge[] =
 	"  e.new_scan AS new_scan, s.cache_items AS cache_items"
 	" FROM shrink_slab_call c LEFT JOIN mm_shrink_slab_start s ON s.seq = c.start_seq"
 	" LEFT JOIN mm_shrink_slab_end e ON e.seq = c.end_seq"
-	" WHERE c.rowid BETWEEN ?3 AND ?4)"
+	" WHERE c.rowid BETWEEN ?3 AND ?4) x"
 	" WHERE ts BETWEEN ?1 AND ?2"
 	" GROUP BY shr, shrink, sec, priority, orphan";
 

@@ -44,7 +44,7 @@ void plot_sanitize(char *dst, size_t size, const char *src)
 		unsigned char c = *src;
 
 		dst[i++] = ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-			    strchr("_.:/+-", c)) && c ? c : '_';
+			    strchr("_.:/+-[]", c)) && c ? c : '_';
 	}
 	if (!i && size > 1)
 		dst[i++] = '_';

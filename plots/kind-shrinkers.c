@@ -24,33 +24,6 @@ struct shrinkers {
 	int n, alloc;
 };
 
-/*
- * "super_cache_scan+0x0/0x1a0" -> "super_cache_scan"; "xfs_buftarg_shrink_scan+0x0/0x30
- * [xfs]" -> "xfs_buftarg_shrink_scan:xfs"; then sanitized.
- */
-static void shrinker_name(char *dst, size_t size, const char *raw)
-{
-	char buf[256];
-	const char *mod;
-	size_t n;
-
-	if (!raw || !*raw)
-		raw = "unknown";
-	n = strcspn(raw, "+ ");
-	if (n >= sizeof(buf))
-		n = sizeof(buf) - 1;
-	memcpy(buf, raw, n);
-	buf[n] = '\0';
-	mod = strchr(raw, '[');
-	if (mod) {
-		size_t m = strcspn(mod + 1, "]");
-
-		if (n + 1 + m < sizeof(buf))
-			snprintf(buf + n, sizeof(buf) - n, ":%.*s", (int)m, mod + 1);
-	}
-	plot_sanitize(dst, size, buf);
-}
-
 static struct shrinker *shrinker_get(struct shrinkers *set, const char *name,
 				     struct plot_job *job, const struct plot_bins *b)
 {
@@ -97,11 +70,11 @@ static int shrinker_cmp(const void *pa, const void *pb)
 static int shrinkers_read(struct plot_job *job, const struct plot_bins *b, struct shrinkers *set, int i)
 {
 	struct plot_run *r = job->run[i];
+	/* the derive step's sums per time bucket (bucket_ns divides the plot's bins' ms) */
 	sqlite3_stmt *st = vms_window_prepare(&r->ctx,
-		"SELECT shrink, (start_ts - ?1) / ?3,"
-		" SUM(CASE WHEN end_ts IS NOT NULL THEN MAX(total_scan - COALESCE(left_unscanned, 0), 0)"
-		" END), SUM(freed)"
-		" FROM shrink_slab_interval WHERE start_ts BETWEEN ?1 AND ?2 GROUP BY 1, 2");
+		"SELECT name, (i.origin_ts + bucket * i.bucket_ns - ?1) / ?3, SUM(scanned), SUM(freed)"
+		" FROM shrink_bucket, derive_info i WHERE orphan = 0"
+		" AND i.origin_ts + bucket * i.bucket_ns BETWEEN ?1 AND ?2 GROUP BY 1, 2");
 	int rc;
 
 	if (!st)
@@ -113,7 +86,7 @@ static int shrinkers_read(struct plot_job *job, const struct plot_bins *b, struc
 		int bin = plot_bin_of(b, r, sqlite3_column_int64(st, 1));
 		double scanned = sqlite3_column_double(st, 2), freed = sqlite3_column_double(st, 3);
 
-		shrinker_name(name, sizeof(name), (const char *)sqlite3_column_text(st, 0));
+		plot_sanitize(name, sizeof(name), (const char *)sqlite3_column_text(st, 0));
 		s = shrinker_get(set, name, job, b);
 		if (!s) {
 			sqlite3_finalize(st);
@@ -149,11 +122,13 @@ static int shrinkers_write(struct plot_job *job, const struct plot_bins *b, stru
 	dat_block(&d, "objects scanned and freed per second by the top shrinkers (two columns"
 		  " per shrinker)", cols.buf);
 	vms_buf_release(&cols);
-	dat_comment(&d, "from shrink_slab_interval (mm_shrink_slab_start/_end pairs): scanned ="
-		    " total_scan - left_unscanned of each finished call, freed = its retval;"
-		    " summed per %g ms bin (the last bin runs to the end of the window) and"
+	dat_comment(&d, "from shrink_bucket (mm_shrink_slab_start/_end pairs summed per time bucket"
+		    " by the derive step): scanned = total_scan - left_unscanned of each finished"
+		    " call, freed = its retval; a call counts in the bucket of its start, a bucket"
+		    " in the %g ms bin of its start (the last bin runs to the end of the window),"
 		    " divided by the bin's length", b->width / 1e6);
-	dat_comment(&d, "shrinkers are named by their scan function (all instances added up);"
+	dat_comment(&d, "shrinkers are named as in the report (shrinker_name: the scan function,"
+		    " ' [module]' kept; sanitized), all instances added up;"
 		    " the top %d by objects scanned over %s of %d", top,
 		    job->nruns > 1 ? "both runs" : "the window", set->n);
 	for (k = 0; k < n; k++) {

@@ -14,7 +14,7 @@
  *    KIND.png), all in the private working directory gnuplot runs in.
  *  - Text from the trace or the command line (comms, shrinker names, run
  *    names) reaches gnuplot only as a token of a .dat file, after
- *    plot_sanitize(): nothing outside [A-Za-z0-9_.:/+-] survives, so it
+ *    plot_sanitize(): nothing outside [A-Za-z0-9_.:/+-] and [ ] survives, so it
  *    cannot quote, comment, open a pipe or break a line; the scripts print
  *    it with enhanced text off.
  *
@@ -95,7 +95,7 @@ int plot_write_data(const struct plot_kind *kind, struct plot_job *job);
  * plot_sanitize() - make untrusted text safe as a gnuplot data token
  * @dst: at least @size bytes; always NUL-terminated
  *
- * Every byte outside [A-Za-z0-9_.:/+-] becomes '_' and the result is cut to
+ * Every byte outside [A-Za-z0-9_.:/+-] and [ ] (module names) becomes '_' and the result is cut to
  * @size - 1 bytes; empty text becomes "_".
  */
 void plot_sanitize(char *dst, size_t size, const char *src);
