@@ -305,31 +305,31 @@ struct episodes {
 	double p50, p99, max;	/* ms, complete episodes */
 };
 
-/* Nearest rank: the value of rank ceil(p/100 * n) in ascending order. */
-static double percentile(const double *v, long long n, int p)
+/*
+ * The episodes of @kind overlapping the window, from the episode table as the
+ * report's episodes section takes them (report-episodes.md): count, total
+ * duration and pages of the end events, nearest-rank percentiles of the
+ * complete ones' durations (vms_percentile(), as the section computes them).
+ */
+static int load_episodes(struct run *r, const char *kind, struct episodes *e)
 {
-	long long rank = (p * n + 99) / 100;
-
-	if (rank < 1)
-		rank = 1;
-	if (rank > n)
-		rank = n;
-	return v[rank - 1];
-}
-
-static int load_episodes(struct run *r, const char *count_sql, const char *dur_sql,
-			 const char *kind, struct episodes *e)
-{
+	static const char count_sql[] =
+		"SELECT COUNT(*), TOTAL(duration_ns), TOTAL(end_reclaimed) FROM episode"
+		" WHERE kind = ?3 AND (begin_ts IS NULL OR begin_ts <= ?2)"
+		" AND (end_ts IS NULL OR end_ts >= ?1)";
+	static const char dur_sql[] =
+		"SELECT duration_ns FROM episode WHERE kind = ?3 AND duration_ns IS NOT NULL"
+		" AND (begin_ts IS NULL OR begin_ts <= ?2) AND (end_ts IS NULL OR end_ts >= ?1)"
+		" ORDER BY duration_ns";
 	sqlite3_stmt *st = vms_window_prepare(&r->ctx, count_sql);
-	double *d = NULL;
+	long long *d = NULL;
 	long long n = 0, alloc = 0;
 	int rc;
 
 	memset(e, 0, sizeof(*e));
 	if (!st)
 		return -1;
-	if (kind)
-		sqlite3_bind_text(st, 3, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, kind, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		e->n = sqlite3_column_int64(st, 0);
@@ -342,11 +342,10 @@ static int load_episodes(struct run *r, const char *count_sql, const char *dur_s
 	st = vms_window_prepare(&r->ctx, dur_sql);
 	if (!st)
 		return -1;
-	if (kind)
-		sqlite3_bind_text(st, 3, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, kind, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (n == alloc) {
-			double *nd = realloc(d, (alloc = alloc ? alloc * 2 : 64) * sizeof(*d));
+			long long *nd = realloc(d, (alloc = alloc ? alloc * 2 : 64) * sizeof(*d));
 
 			if (!nd) {
 				free(d);
@@ -355,7 +354,7 @@ static int load_episodes(struct run *r, const char *count_sql, const char *dur_s
 			}
 			d = nd;
 		}
-		d[n++] = sqlite3_column_int64(st, 0) / 1e6;
+		d[n++] = sqlite3_column_int64(st, 0);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -364,9 +363,9 @@ static int load_episodes(struct run *r, const char *count_sql, const char *dur_s
 	}
 	e->complete = n;	/* d is sorted: ORDER BY duration_ns */
 	if (n) {
-		e->p50 = percentile(d, n, 50);
-		e->p99 = percentile(d, n, 99);
-		e->max = d[n - 1];
+		e->p50 = vms_percentile(d, n, 50) / 1e6;
+		e->p99 = vms_percentile(d, n, 99) / 1e6;
+		e->max = d[n - 1] / 1e6;
 	}
 	free(d);
 	return 0;
@@ -377,28 +376,13 @@ static int episode_rows(struct cmp *c)
 	static const struct {
 		const char *name;	/* row label prefix */
 		const char *what;	/* in notes */
-		const char *kind;	/* reclaim_interval.kind, NULL for kswapd */
+		const char *kind;	/* episode.kind */
 		const char *event;	/* its begin event, to tell "not traced" */
 	} kinds[] = {
 		{ "Direct reclaim", "direct reclaim", "direct", "mm_vmscan_direct_reclaim_begin" },
 		{ "Memcg reclaim", "memcg reclaim", "memcg", "mm_vmscan_memcg_reclaim_begin" },
-		{ "Kswapd awake", "kswapd awake", NULL, "mm_vmscan_kswapd_wake" },
+		{ "Kswapd awake", "kswapd awake", "kswapd", "mm_vmscan_kswapd_wake" },
 	};
-	/* the episodes overlapping the window, as report's episodes section takes them */
-	static const char reclaim_count[] =
-		"SELECT COUNT(*), TOTAL(duration_ns), TOTAL(nr_reclaimed) FROM reclaim_interval"
-		" WHERE kind = ?3 AND (begin_ts IS NULL OR begin_ts <= ?2)"
-		" AND (end_ts IS NULL OR end_ts >= ?1)";
-	static const char reclaim_dur[] =
-		"SELECT duration_ns FROM reclaim_interval WHERE kind = ?3 AND duration_ns IS NOT NULL"
-		" AND begin_ts <= ?2 AND end_ts >= ?1 ORDER BY duration_ns";
-	static const char kswapd_count[] =
-		"SELECT COUNT(*), TOTAL(duration_ns), 0 FROM kswapd_interval"
-		" WHERE (wake_ts IS NULL OR wake_ts <= ?2) AND (sleep_ts IS NULL OR sleep_ts >= ?1)";
-	static const char kswapd_dur[] =
-		"SELECT duration_ns FROM kswapd_interval WHERE duration_ns IS NOT NULL"
-		" AND wake_ts <= ?2 AND sleep_ts >= ?1 ORDER BY duration_ns";
-
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		struct episodes e[2];
 		int ok[2], rate[2], dist[2], k;
@@ -408,8 +392,7 @@ static int episode_rows(struct cmp *c)
 		for (k = 0; k < 2; k++) {
 			struct run *r = &c->r[k];
 
-			if (load_episodes(r, kinds[i].kind ? reclaim_count : kswapd_count,
-					  kinds[i].kind ? reclaim_dur : kswapd_dur, kinds[i].kind, &e[k]))
+			if (load_episodes(r, kinds[i].kind, &e[k]))
 				return -1;
 			ok[k] = traced(r, kinds[i].event, kinds[i].event, e[k].n);
 			if (ok[k] < 0)
@@ -443,7 +426,7 @@ static int episode_rows(struct cmp *c)
 		for (k = 0; k < 2; k++)
 			v[k] = e[k].max;
 		row(c, label, dist, v);
-		if (kinds[i].kind) {
+		if (strcmp(kinds[i].kind, "kswapd")) {
 			snprintf(label, sizeof(label), "%s pages reclaimed per s", kinds[i].name);
 			for (k = 0; k < 2; k++)
 				v[k] = rate[k] ? e[k].pages / c->r[k].window : 0;
@@ -496,7 +479,8 @@ static int ratio_rows(struct cmp *c)
 			free(d);
 			return vms_error("%s: %s", r->path, sqlite3_errmsg(r->ctx.sql));
 		}
-		qsort(d, n, sizeof(*d), cmp_double);
+		if (n)
+			qsort(d, n, sizeof(*d), cmp_double);
 		have[k] = n > 0;
 		if (n) {
 			v[0][k] = d[0];

@@ -163,7 +163,8 @@ static int close_dgroup(struct vms_window *ctx, struct kf_episodes *eps, struct 
 	if (!g->active)
 		return 0;
 	g->active = 0;
-	qsort(g->pids, g->npids, sizeof(*g->pids), vms_cmp_ll);
+	if (g->npids)
+		qsort(g->pids, g->npids, sizeof(*g->pids), vms_cmp_ll);
 	for (i = 0; i < g->npids; i++)
 		if (!i || g->pids[i] != g->pids[i - 1])
 			tasks++;

@@ -160,7 +160,8 @@ static void emit(struct vms_window *ctx, struct table *t, struct kf_episodes *e)
 {
 	int i, shown = 0, machine_wide = 0;
 
-	qsort(e->v, e->n, sizeof(*e->v), cmp_episode);
+	if (e->n)
+		qsort(e->v, e->n, sizeof(*e->v), cmp_episode);
 	for (i = 0; i < e->n; i++) {
 		const struct kf_episode *p = &e->v[i];
 

@@ -262,7 +262,8 @@ static int timeline_run(struct plot_job *job, int i, int *y, int max_rows, struc
 	sqlite3_finalize(st);
 	st = NULL;
 	rc = -1;
-	qsort(rows, nrows, sizeof(*rows), task_row_cmp);
+	if (nrows)
+		qsort(rows, nrows, sizeof(*rows), task_row_cmp);
 
 	/* block 0: the rows */
 	dat_block(&d, "timeline rows: y position and label", "y label");
