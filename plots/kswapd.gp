@@ -88,6 +88,13 @@ if (zoom) {
 	unset key
 	set xlabel ''
 	set ytics nomirror
+	# only the kswapd rows (labels kswapd:nodeN, A:kswapd:nodeN), the top of the timeline
+	klow = 0
+	do for [i = 1:nruns] {
+		stats word(files, i) index 0 using (strstrt(strcol(2), 'kswapd:') > 0 ? $1 : NaN) nooutput
+		if (STATS_records > 0 && STATS_min < klow) { klow = STATS_min }
+	}
+	set yrange [klow - 0.6 : 0.6]
 	set y2range [0:hopeless_runs + 2]
 	if (!text) {
 		# kswapd_failures after each run, against the hopeless threshold
@@ -108,7 +115,7 @@ if (zoom) {
 	     for [i = 1:nruns] word(files, i) index 1 using (text ? NaN : $3):($5 >= 0 ? $6 : NaN) axes x1y2 with steps lw 2 lc rgb '#8b0000' notitle, \
 	     for [i = 1:nruns] word(files, i) index 2 using (mid($2, $3)):($1 - 0.42):(zw($2, $3)):(0.06) \
 		with boxxyerror lc rgb '#8b0000' notitle, \
-	     for [i = 1:nruns] word(files, i) index 2 using (text ? NaN : $5):($1 + 0.45):(sprintf('node hopeless after %d runs', $4)) \
+	     for [i = 1:nruns] word(files, i) index 2 using (text ? NaN : $5):($1 + 0.38):(sprintf('node hopeless after %d runs', $4)) \
 		with labels left offset 0.5, 0 textcolor rgb '#8b0000' notitle
 	unset multiplot
 }
