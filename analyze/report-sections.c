@@ -1,20 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * report-sections.c - the one list of `vmscope report` sections, in the
- * order they are printed. A section is added here by one line.
+ * order they are printed. A section is added by one SECTION() line here and
+ * its file analyze/report-NAME.c defining report_NAME() (then its Makefile
+ * object line, docs/report-NAME.md, its row in docs/report.md and README.md,
+ * which tests/t0030-registries.sh checks against `vmscope report --list`,
+ * and its test).
  */
 #include "report.h"
 
-const struct report_section report_sections[] = {
-	{ "summary", report_summary, "kernel, span, events per type, lost events, sysctls" },
-	{ "episodes", report_episodes, "direct, kswapd and memcg reclaim episodes with latencies" },
-	{ "vmstat", report_vmstat, "mmtests-style reclaim table from /proc/vmstat deltas" },
-	{ "ratio", report_ratio, "slab/pagecache ratio over time" },
-	{ "refaults", report_refaults, "refault and activation rates, anon and file" },
-	{ "kswapd-failures", report_kswapd_failures, "kswapd failure episodes per node" },
-	{ "throttle", report_throttle, "reclaim throttling by reason and task" },
-	{ "shrinkers", report_shrinkers, "per-shrinker calls, scanned, freed, deferred" },
-	{ "audit", report_audit, "trace totals against vmstat deltas" },
-};
+#define SECTIONS(SECTION)							\
+	SECTION("summary", summary, "kernel, span, events per type, lost events, sysctls") \
+	SECTION("episodes", episodes, "direct, kswapd and memcg reclaim episodes with latencies") \
+	SECTION("vmstat", vmstat, "mmtests-style reclaim table from /proc/vmstat deltas") \
+	SECTION("ratio", ratio, "slab/pagecache ratio over time")		\
+	SECTION("refaults", refaults, "refault and activation rates, anon and file") \
+	SECTION("kswapd-failures", kswapd_failures, "kswapd failure episodes per node") \
+	SECTION("throttle", throttle, "reclaim throttling by reason and task")	\
+	SECTION("shrinkers", shrinkers, "per-shrinker calls, scanned, freed, deferred") \
+	SECTION("audit", audit, "trace totals against vmstat deltas")
+
+#define DECLARE_SECTION(name, fn, summary) int report_##fn(struct vms_window *ctx, struct out *o);
+#define LIST_SECTION(name, fn, summary) { name, report_##fn, summary },
+
+SECTIONS(DECLARE_SECTION)
+
+const struct report_section report_sections[] = { SECTIONS(LIST_SECTION) };
 
 const int report_nsections = sizeof(report_sections) / sizeof(report_sections[0]);

@@ -30,15 +30,7 @@ struct report_section {
 extern const struct report_section report_sections[];
 extern const int report_nsections;
 
-int report_summary(struct vms_window *ctx, struct out *o);
-int report_episodes(struct vms_window *ctx, struct out *o);
-int report_vmstat(struct vms_window *ctx, struct out *o);
-int report_ratio(struct vms_window *ctx, struct out *o);
-int report_refaults(struct vms_window *ctx, struct out *o);
-int report_kswapd_failures(struct vms_window *ctx, struct out *o);
-int report_throttle(struct vms_window *ctx, struct out *o);
-int report_shrinkers(struct vms_window *ctx, struct out *o);
-int report_audit(struct vms_window *ctx, struct out *o);
+/* Each section's report_NAME() is declared in report-sections.c, its one list. */
 
 /* --- helpers shared by the sections (report-util.c) --- */
 
