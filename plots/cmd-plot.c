@@ -2,8 +2,9 @@
 /*
  * cmd-plot.c - `vmscope plot`: a gnuplot figure (PNG, SVG or 80-column text)
  * of one run, or of two runs overlaid. Parses the options, opens the
- * database(s), has plot-data.c write the figure's .dat files into a private
- * working directory next to a copy of the script plots/KIND.gp, runs gnuplot
+ * database(s), has the kind (plots/kind-KIND.c) write the figure's .dat
+ * files into a private working directory next to a copy of the script
+ * plots/KIND.gp, runs gnuplot
  * there (fork/exec, no shell) and moves the figure to the -o file.
  *
  * How it stays safe with untrusted traces (see also plot.h): gnuplot gets
