@@ -158,9 +158,15 @@ binw() {
 }
 
 # sample NAME: the bundled recording as NAME.db, at this vmscope's schema version
+# (with the kswapd_run table the plot reads): upgraded when it is older
 sample() {
 	xz -dc "$SAMPLES/$1.db.xz" > "$1.db" &&
-	if vmscope upgrade -h > /dev/null 2>&1; then vmscope upgrade -q "$1.db"; fi
+	if vmscope upgrade -h > /dev/null 2>&1; then vmscope upgrade -q "$1.db"; fi &&
+	if [ -z "$(sql "$1.db" "SELECT name FROM sqlite_schema WHERE name = '\''kswapd_run'\''")" ]; then
+		echo "samples/traces/$1.db.xz has no kswapd_run table (schema 1) and this vmscope"
+		echo "cannot upgrade it: regenerate the samples or add 'vmscope upgrade'"
+		return 1
+	fi
 }
 
 # --- a hand-made trace with the kswapd-fail pattern -------------------------
