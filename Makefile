@@ -84,6 +84,7 @@ LIB_OBJS += lib/input.o
 LIB_OBJS += lib/progress.o
 LIB_OBJS += lib/sink.o
 LIB_OBJS += lib/strmap.o
+LIB_OBJS += lib/upgrade.o
 LIB_OBJS += lib/util.o
 LIB_OBJS += lib/table.o
 LIB_OBJS += lib/window.o
@@ -116,6 +117,7 @@ CMD_OBJS += record/cmd-record.o
 CMD_OBJS += analyze/cmd-compare.o
 CMD_OBJS += analyze/cmd-info.o
 CMD_OBJS += analyze/cmd-report.o
+CMD_OBJS += analyze/cmd-upgrade.o
 CMD_OBJS += plots/cmd-plot.o
 CMD_OBJS += replay/cmd-replay.o
 

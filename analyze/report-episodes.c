@@ -155,10 +155,10 @@ static int event_state(struct vms_window *ctx, const char *tbl, const char *even
 	char q[256];
 	long long v;
 
-	snprintf(q, sizeof(q), "SELECT 1 FROM \"%s\" LIMIT 1", tbl);
+	sqlite3_snprintf(sizeof(q), q, "SELECT 1 FROM \"%w\" LIMIT 1", tbl);
 	if (vms_window_int(ctx, q, &v) == 0)
 		return 2;
-	snprintf(q, sizeof(q), "SELECT 1 FROM event_format WHERE name = '%s'", event);
+	sqlite3_snprintf(sizeof(q), q, "SELECT 1 FROM event_format WHERE name = %Q", event);
 	if (vms_window_int(ctx, q, &v) == 0)
 		return 1;
 	if (vms_window_int(ctx, "SELECT 1 FROM event_format LIMIT 1", &v) == 0)
@@ -520,7 +520,8 @@ static int build_spans(struct vms_window *ctx, struct episode *ep, int n, struct
 	sqlite3_finalize(st);
 	if (rc)
 		return -1;
-	qsort(sp->s, sp->n, sizeof(*sp->s), cmp_span);
+	if (sp->n)	/* qsort() wants a valid pointer, even for no element */
+		qsort(sp->s, sp->n, sizeof(*sp->s), cmp_span);
 	for (i = 0; i < sp->n; i++) {
 		if (!i || sp->s[i].lo_ts < *lo)
 			*lo = sp->s[i].lo_ts;
@@ -707,7 +708,8 @@ static int load_episodes(struct vms_window *ctx, struct episode **out, int *n)
 			free(ep[i].kind), free(ep[i].comm);
 	}
 	*n = k;
-	qsort(ep, k, sizeof(*ep), cmp_episode);
+	if (k)
+		qsort(ep, k, sizeof(*ep), cmp_episode);
 	*out = ep;
 	return 0;
 }

@@ -2,7 +2,8 @@
 -- 910-derived.sql: what the analyzers need, derived once when a run is
 -- finished (lib/derive.c fills these tables in one ordered pass, inside the
 -- transaction that finishes the run), so that `vmscope report` does not pair
--- or rescan the per-event tables. Part of schema version 1. The interval
+-- or rescan the per-event tables. Part of schema version 2 (`vmscope upgrade`
+-- drops these tables and derives them again, lib/upgrade.c). The interval
 -- views of 006-views.sql are replaced: reclaim_interval and kswapd_interval
 -- by tables, shrink_slab_interval by a view over the pairs in
 -- shrink_slab_call; same names, columns and rows as before.
