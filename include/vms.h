@@ -125,27 +125,6 @@ int vms_db_upgrade(const char *path, int flags, int *old_version);
  * Return: 0, or -1 with vms_error set.
  */
 int vms_derive(struct vms_db *db);
-/*
- * Table episode (analyze/report-episodes.c), filled while vms_derive() reads
- * the events, so that they are read once:
- *  1. vms_episodes_new() after reclaim_interval and kswapd_interval are filled
- *     (NULL with vms_error set on failure);
- *  2. vms_episodes_slab() for each row of shrink_slab_interval and
- *     vms_episodes_inactive() for each mm_vmscan_lru_shrink_inactive row
- *     (columns pid, ts, seq, nid, nr_scanned, nr_reclaimed, reclaim_flags,
- *     priority);
- *  3. vms_episodes_finish() reads the small sources and writes the table;
- *  4. vms_episodes_free() (accepts NULL).
- */
-struct vms_episodes;
-struct sqlite3_stmt;
-struct vms_episodes *vms_episodes_new(struct vms_db *db);
-int vms_episodes_inactive(struct vms_episodes *e, struct sqlite3_stmt *st);
-int vms_episodes_slab(struct vms_episodes *e, long long pid, int has_start, long long start_ts,
-		      long long start_seq, long long total, long long prio, int has_end,
-		      long long end_ts, long long end_seq, long long freed, long long left);
-int vms_episodes_finish(struct vms_episodes *e);
-void vms_episodes_free(struct vms_episodes *e);
 /* --- which reclaim call a task was inside (lib/reclaim-marks.c) --- */
 
 struct vms_marks;

@@ -29,8 +29,8 @@
  *    its task, the audit section's definition.
  *  - shrink_bucket: the calls summed per bucket, shrinker and priority as
  *    they are written.
- *  - episode: the reclaim episodes of the whole run (analyze/report-episodes.c
- *    defines them), fed by the slab and inactive passes as they read.
+ *  - episode: the reclaim episodes of the whole run (derive-episodes.c),
+ *    fed by the slab and inactive passes as they read.
  *
  * Adding a derived table: its DDL in schema/910-derived.sql (or a new
  * schema/9NN-*.sql file, applied at finish too), a pass in a new
@@ -384,9 +384,9 @@ int vms_derive(struct vms_db *db)
 			}
 	}
 	d.nbuckets = span / d.bucket_ns + 1;
-	if (derive_reclaim(&d) || derive_kswapd(&d) || !(d.eps = vms_episodes_new(db)) ||
+	if (derive_reclaim(&d) || derive_kswapd(&d) || !(d.eps = dv_episodes_new(&d)) ||
 	    derive_slab(&d, &resorted) || derive_inactive(&d) || count_tables(&d) ||
-	    dv_agg_write(&d) || vms_episodes_finish(d.eps))
+	    dv_agg_write(&d) || dv_episodes_finish(d.eps))
 		goto out;
 	{
 		sqlite3_stmt *st = dv_prep(&d, "INSERT INTO derive_info VALUES (1, ?1, ?2, ?3, ?4)");
@@ -406,7 +406,7 @@ out:
 		free(d.buckets[i].n), free(d.buckets[i].lo), free(d.buckets[i].hi);
 	}
 	free(d.buckets);
-	vms_episodes_free(d.eps);
+	dv_episodes_free(d.eps);
 	strmap_release(&d.strings, free);	/* values: shrinker names */
 	return rc;
 }

@@ -43,7 +43,7 @@ static const struct upgrade_step {
 	int to;
 	int (*run)(struct vms_db *db);
 } steps[] = {
-	/* 2: shrinker_name, shrink_bucket.name; the views of
+	/* 2: shrinker_name, shrink_bucket.name, episode.nodes and .lost; the views of
 	 * 006-views.sql replaced by the tables of 910-derived.sql (step 2) */
 	{ 2, to_v2 },
 };

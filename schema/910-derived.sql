@@ -101,7 +101,7 @@ CREATE TABLE IF NOT EXISTS shrink_bucket (
 -- the episodes section defines them (report-episodes.md), in its order
 -- (rowid). NULL where that section shows none. inside_lo_ts/inside_hi_ts:
 -- the bounds of "inside" (the episode's own events, else its neighbours' or
--- the trace's), against which the section matches lost_events when it runs.
+-- the trace's), against which lost_events are matched.
 CREATE TABLE IF NOT EXISTS episode (
 	kind TEXT NOT NULL, pid INTEGER NOT NULL, comm TEXT NOT NULL, nid INTEGER,
 	begin_cpu INTEGER, end_cpu INTEGER, begin_ts INTEGER, end_ts INTEGER,
@@ -110,4 +110,6 @@ CREATE TABLE IF NOT EXISTS episode (
 	anon INTEGER NOT NULL, file INTEGER NOT NULL, min_priority INTEGER,
 	slab_planned INTEGER NOT NULL, slab_scanned INTEGER NOT NULL, slab_freed INTEGER NOT NULL,
 	writes INTEGER NOT NULL, throttle_us INTEGER NOT NULL, end_reclaimed INTEGER,
-	wakes INTEGER);
+	wakes INTEGER,
+	nodes INTEGER NOT NULL,	-- nodes the LRU events inside scanned
+	lost TEXT NOT NULL);	-- 'inside', 'cpuN', 'anywhere' (lost_events that may hit it) or ''
