@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	{ "plot", cmd_plot, "gnuplot figures (PNG, SVG, text) of a run" },
 	{ "replay", cmd_replay, "rebuild reclaim decisions and run them through other policies" },
 	{ "report", cmd_report, "postmortem tables: episodes, vmstat, ratio, refaults, kswapd failures" },
+	{ "upgrade", cmd_upgrade, "bring a database of an older vmscope to this schema version" },
 };
 
 

@@ -87,8 +87,19 @@ static int show_event_counts(sqlite3 *sql)
 		const char *tbl = (const char *)sqlite3_column_text(st, 0);
 		int has_event = sqlite3_column_int(st, 1);
 
-		vms_buf_addf(&b, "%sSELECT %s%s%s AS event, ts FROM \"%s\"", first ? "" : " UNION ALL ",
-			     has_event ? "event" : "'", has_event ? "" : tbl, has_event ? "" : "'", tbl);
+		/* tbl is read from the file: quoted as SQL quotes it */
+		const char *sep = first ? "" : " UNION ALL ";
+		char *one = has_event ?
+			sqlite3_mprintf("%sSELECT event, ts FROM \"%w\"", sep, tbl) :
+			sqlite3_mprintf("%sSELECT %Q AS event, ts FROM \"%w\"", sep, tbl, tbl);
+
+		if (!one) {
+			sqlite3_finalize(st);
+			vms_buf_release(&b);
+			return vms_error("out of memory");
+		}
+		vms_buf_add(&b, one, strlen(one));
+		sqlite3_free(one);
 		first = 0;
 	}
 	sqlite3_finalize(st);

@@ -4,8 +4,7 @@
  * derived rollups (schema/910-derived.sql): the buckets the window covers
  * whole come from the rollup tables, the rest of the window (at most two
  * pieces, at its edges) from the raw rows, found through the seq ranges that
- * event_bucket keeps per bucket. Also makes sure the derived tables exist:
- * a database made before them gets them as TEMP tables, derived here.
+ * event_bucket keeps per bucket.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -13,44 +12,16 @@
 #include "vms.h"
 #include "report.h"
 
-/*
- * Whether the derived tables still describe the run: the same start, and no
- * event table with rows past the seq its buckets end at (rows added by hand
- * after the run was finished, as the tests add counter samples).
- * Return: 1 current, 0 stale, -1 on error.
- */
-static int derived_current(struct vms_window *ctx)
+int report_derived(struct vms_window *ctx)
 {
-	sqlite3_stmt *st = vms_window_prepare(ctx,
-		"SELECT tbl, (SELECT MAX(max_seq) FROM event_bucket b WHERE b.tbl = t.tbl)"
-		" FROM (SELECT DISTINCT tbl FROM event_table UNION SELECT 'event_generic') t");
-	int rc, current = ctx->origin == ctx->run_start;
-
-	if (!st)
-		return -1;
-	while (current && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		char q[160];
-		long long max = 0;
-
-		snprintf(q, sizeof(q), "SELECT MAX(seq) FROM \"%s\"",
-			 (const char *)sqlite3_column_text(st, 0));
-		if (vms_window_int(ctx, q, &max) < 0) {
-			sqlite3_finalize(st);
-			return -1;
-		}
-		current = max == sqlite3_column_int64(st, 1);
-	}
-	sqlite3_finalize(st);
-	return current;
-}
-
-static int read_info(struct vms_window *ctx)
-{
-	sqlite3_stmt *st = vms_window_prepare(ctx, "SELECT origin_ts, bucket_ns FROM derive_info");
+	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if (!st)
-		return -1;
+	if (sqlite3_prepare_v2(ctx->sql, "SELECT origin_ts, bucket_ns FROM derive_info", -1, &st,
+			       NULL) != SQLITE_OK)
+		return vms_error("'%s' has no derived tables (%s): a recording that was cut off? "
+				 "'vmscope record --recover' finishes it", vms_db_path(ctx->db),
+				 sqlite3_errmsg(ctx->sql));
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		ctx->origin = sqlite3_column_int64(st, 0);
@@ -58,30 +29,14 @@ static int read_info(struct vms_window *ctx)
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW || ctx->bucket_ns <= 0)
-		return vms_error("'%s': derive_info is empty or corrupt", vms_db_path(ctx->db));
+		return vms_error("'%s': derive_info is empty or corrupt: run 'vmscope upgrade "
+				 "--rederive %s'", vms_db_path(ctx->db), vms_db_path(ctx->db));
+	/* both come from vms_run_bounds(): they differ when the run was changed since */
+	if (ctx->origin != ctx->run_start)
+		return vms_error("'%s' was changed after it was finished (the start of its run is "
+				 "not the one its derived tables were made from): run 'vmscope "
+				 "upgrade --rederive %s'", vms_db_path(ctx->db), vms_db_path(ctx->db));
 	return 0;
-}
-
-int report_derived(struct vms_window *ctx)
-{
-	int rc = vms_derive_present(ctx->db);
-
-	if (rc < 0)
-		return -1;
-	if (!rc) {
-		vms_warning("'%s' was made before vmscope kept derived tables: deriving them for "
-			    "this report (slower; import or record the run again to keep them)",
-			    vms_db_path(ctx->db));
-	} else {
-		if (read_info(ctx) || (rc = derived_current(ctx)) < 0)
-			return -1;
-		if (rc)
-			return 0;
-		vms_warning("'%s' was changed after it was finished (its derived tables do not "
-			    "match its events or counters): deriving them again for this report",
-			    vms_db_path(ctx->db));
-	}
-	return vms_derive(ctx->db, 1) || read_info(ctx) ? -1 : 0;
 }
 
 static long long bucket_floor(const struct vms_window *ctx, long long ts)

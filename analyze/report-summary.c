@@ -83,11 +83,17 @@ static int events_sql(struct vms_window *ctx, struct vms_buf *q)
 		sqlite3_bind_int64(st, 4, e->b_hi);
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 			const char *tbl = (const char *)sqlite3_column_text(st, 0);
+			/* tbl is read from the file: quoted as SQL quotes it */
+			char *from = sqlite3_column_int(st, 3) ?
+				sqlite3_mprintf(" UNION ALL SELECT event, COUNT(*) FROM \"%w\"", tbl) :
+				sqlite3_mprintf(" UNION ALL SELECT %Q, COUNT(*) FROM \"%w\"", tbl, tbl);
 
-			if (sqlite3_column_int(st, 3))
-				vms_buf_addf(q, " UNION ALL SELECT event, COUNT(*) FROM \"%s\"", tbl);
-			else
-				vms_buf_addf(q, " UNION ALL SELECT '%s', COUNT(*) FROM \"%s\"", tbl, tbl);
+			if (!from) {
+				sqlite3_finalize(st);
+				return vms_error("out of memory");
+			}
+			vms_buf_add(q, from, strlen(from));
+			sqlite3_free(from);
 			vms_buf_addf(q, " WHERE seq BETWEEN %lld AND %lld AND ts BETWEEN %lld AND %lld"
 				     " GROUP BY 1", sqlite3_column_int64(st, 1),
 				     sqlite3_column_int64(st, 2), e->from, e->to);

@@ -59,9 +59,11 @@ struct report_split {
 };
 
 /*
- * Make sure the derived tables are there (TEMP ones, derived now, for a
- * database made before them) and set ctx->origin and ctx->bucket_ns.
- * Return: 0, or -1 with vms_error set.
+ * Set ctx->origin and ctx->bucket_ns from derive_info (after
+ * vms_window_open()).
+ * Return: 0, or -1 with vms_error set: the run has no derived tables (not
+ * finished) or they no longer match it (changed by hand since: the message
+ * names `vmscope upgrade --rederive`).
  */
 int report_derived(struct vms_window *ctx);
 /* Split [from, to] (ns) into whole buckets and raw edges. */

@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 #define VMS_VERSION "0.1.0"
-#define VMS_SCHEMA_VERSION 1
+#define VMS_SCHEMA_VERSION 2
 #define VMS_APPLICATION_ID 0x766d7363 /* 'vmsc' */
 
 /* --- errors (lib/error.c) --- */
@@ -75,6 +75,7 @@ struct vms_db *vms_db_open(const char *path, int flags);
  * Return: handle, or NULL with vms_error set.
  */
 struct vms_db *vms_db_resume(const char *path);
+/* Close; a write transaction still open (a failure path) is rolled back. Accepts NULL. */
 void vms_db_close(struct vms_db *db);
 /* Return: the sqlite handle; must *not* be closed by the caller. */
 struct sqlite3 *vms_db_sql(struct vms_db *db);
@@ -93,43 +94,37 @@ int vms_db_commit(struct vms_db *db);
  * @detail: NULL for a complete run, else why it is incomplete
  */
 int vms_db_finish(struct vms_db *db, const char *detail);
-/* Return: the text of schema file @name (e.g. "910-derived.sql"), or "" if absent; must *not* be freed. */
-const char *vms_db_schema_sql(const char *name);
+enum vms_upgrade_flags {
+	VMS_UPGRADE_REDERIVE = (1 << 0),	/* derive again even when the version is current */
+};
+
+/**
+ * vms_db_upgrade() - bring a database to this vmscope's schema version, in place
+ * @path: a vmscope database of schema version 1 .. VMS_SCHEMA_VERSION
+ * @flags: enum vms_upgrade_flags
+ * @old_version: out (may be NULL), the version the file had
+ *
+ * In one transaction: the migration steps of each version passed, then the
+ * tables of the schema files applied at finish (9NN) dropped, made again and
+ * derived (vms_derive()) for a finished run, then user_version set. On
+ * failure the file is left as it was. See docs/upgrade.md.
+ * Return: 0 upgraded (or derived again), 1 nothing to do (already current),
+ * -1 with vms_error set.
+ */
+int vms_db_upgrade(const char *path, int flags, int *old_version);
 
 /* --- derived tables (lib/derive.c) --- */
 
 /**
- * vms_derive() - fill the tables of schema/910-derived.sql from the events
- * @db: a finished run (its indexes applied), inside a write transaction
- *      unless @temp
- * @temp: 0: the tables of the database itself (vms_db_finish() calls this);
- *        1: TEMP tables of the same names, for a database made before they
- *        existed (works on a read-only handle)
+ * vms_derive() - fill the tables of the schema files applied at finish
+ * (schema/9NN-*.sql: pairings, rollups, episodes) from the events
+ * @db: a run whose events are all stored, its 9NN files applied and their
+ *      tables empty, inside a write transaction (vms_db_finish() and
+ *      vms_db_upgrade() call it)
  *
  * Return: 0, or -1 with vms_error set.
  */
-int vms_derive(struct vms_db *db, int temp);
-/*
- * Table episode (analyze/report-episodes.c), filled while vms_derive() reads
- * the events, so that they are read once:
- *  1. vms_episodes_new() after reclaim_interval and kswapd_interval are filled
- *     (NULL with vms_error set on failure);
- *  2. vms_episodes_slab() for each row of shrink_slab_interval and
- *     vms_episodes_inactive() for each mm_vmscan_lru_shrink_inactive row
- *     (columns pid, ts, seq, nid, nr_scanned, nr_reclaimed, reclaim_flags,
- *     priority);
- *  3. vms_episodes_finish() reads the small sources and writes the table;
- *  4. vms_episodes_free() (accepts NULL).
- */
-struct vms_episodes;
-struct sqlite3_stmt;
-struct vms_episodes *vms_episodes_new(struct vms_db *db);
-int vms_episodes_inactive(struct vms_episodes *e, struct sqlite3_stmt *st);
-int vms_episodes_slab(struct vms_episodes *e, long long pid, int has_start, long long start_ts,
-		      long long start_seq, long long total, long long prio, int has_end,
-		      long long end_ts, long long end_seq, long long freed, long long left);
-int vms_episodes_finish(struct vms_episodes *e);
-void vms_episodes_free(struct vms_episodes *e);
+int vms_derive(struct vms_db *db);
 /* --- which reclaim call a task was inside (lib/reclaim-marks.c) --- */
 
 struct vms_marks;
@@ -142,9 +137,6 @@ struct vms_marks *vms_marks_load(struct vms_db *db, const long long *pids, size_
 /* 1 when @pid was inside a call of group @g at @ts (the audit section's rule), else 0. */
 int vms_marks_inside(const struct vms_marks *mk, int g, long long pid, long long ts);
 void vms_marks_free(struct vms_marks *mk);
-
-/* Return: 1 when @db holds the derived tables, 0 when not (made before them), -1 on error. */
-int vms_derive_present(struct vms_db *db);
 
 /* --- the event sink: writes decoded events into the typed tables (lib/sink.c) --- */
 

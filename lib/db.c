@@ -4,7 +4,8 @@
  * schema/NNN-name.sql files, embedded at build time (lib/schema-sql.h). A database
  * is recognised by its application_id and its schema version by
  * user_version; any other file or version is refused with a clear message,
- * never read half-right.
+ * never read half-right (an older version with the command that upgrades
+ * it, lib/upgrade.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,13 +17,8 @@
 #include <sqlite3.h>
 
 #include "vms.h"
+#include "db-local.h"
 #include "schema-sql.h"
-
-struct vms_db {
-	sqlite3 *sql;
-	char *path;
-	int writing;		/* a transaction is open for an import or recording */
-};
 
 static int sql_error(struct vms_db *db, const char *what)
 {
@@ -72,8 +68,9 @@ void vms_db_close(struct vms_db *db)
 {
 	if (!db)
 		return;
+	/* what was not committed is dropped: only vms_db_finish() and db_end() commit */
 	if (db->writing)
-		sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL);
+		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_close_v2(db->sql);	/* closes once the last statement is finalized */
 	free(db->path);
 	free(db);
@@ -89,17 +86,38 @@ const char *vms_db_path(const struct vms_db *db)
 	return db->path;
 }
 
-static int apply_schema(struct vms_db *db, int at_finish)
+int db_apply_schema(sqlite3 *sql, const char *path, int at_finish)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(schema_files) / sizeof(schema_files[0]); i++) {
+		char *msg = NULL;
+
 		if (schema_files[i].at_finish != at_finish)
 			continue;
-		if (vms_db_exec(db, schema_files[i].sql))
-			return vms_error("%s (in schema file %s)", vms_last_error(),
-					 schema_files[i].name);
+		if (sqlite3_exec(sql, schema_files[i].sql, NULL, NULL, &msg) != SQLITE_OK) {
+			vms_error("%s: %s (in schema file %s)", path, msg ? msg : sqlite3_errmsg(sql),
+				  schema_files[i].name);
+			sqlite3_free(msg);
+			return -1;
+		}
 	}
+	return 0;
+}
+
+int db_begin(struct vms_db *db)
+{
+	if (vms_db_exec(db, "BEGIN"))
+		return -1;
+	db->writing = 1;
+	return 0;
+}
+
+int db_end(struct vms_db *db)
+{
+	if (vms_db_exec(db, "COMMIT"))
+		return -1;
+	db->writing = 0;
 	return 0;
 }
 
@@ -139,10 +157,7 @@ struct vms_db *vms_db_create(const char *path, int overwrite, const char *source
 		 VMS_APPLICATION_ID, VMS_SCHEMA_VERSION,
 		 /* an import can be re-run; a recording must survive a crash */
 		 strcmp(source_kind, "live") ? "OFF" : "WAL");
-	if (vms_db_exec(db, sql) || vms_db_exec(db, "BEGIN") )
-		goto err;
-	db->writing = 1;
-	if (apply_schema(db, 0))
+	if (vms_db_exec(db, sql) || db_begin(db) || db_apply_schema(db->sql, path, 0))
 		goto err;
 	{
 		sqlite3_stmt *st_run;
@@ -186,17 +201,16 @@ static int query_int(struct vms_db *db, const char *sql, long long *out)
 	return rc == SQLITE_ROW ? 0 : -1;
 }
 
-struct vms_db *vms_db_open(const char *path, int flags)
+struct vms_db *db_open(const char *path, int flags, long long *version)
 {
 	/* one thread per connection (or the sink's threads in turn): no SQLite mutexes */
 	int oflags = ((flags & VMS_OPEN_READONLY) ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) |
 		     SQLITE_OPEN_NOMUTEX;
-	long long app = 0, ver = 0;
+	long long app = 0;
 	struct vms_db *db;
-	sqlite3_stmt *st;
-
 	struct stat sb;
 
+	*version = 0;
 	if (stat(path, &sb) || access(path, R_OK)) {
 		vms_error("cannot open '%s': %s", path, strerror(errno));
 		return NULL;
@@ -224,12 +238,45 @@ struct vms_db *vms_db_open(const char *path, int flags)
 		vms_error("'%s' is an SQLite database but not a vmscope one", path);
 		goto err;
 	}
-	query_int(db, "PRAGMA user_version", &ver);
-	if (ver != VMS_SCHEMA_VERSION) {
-		vms_error("'%s' has schema version %lld; this vmscope (%s) reads version %d",
-			  path, ver, VMS_VERSION, VMS_SCHEMA_VERSION);
+	if (query_int(db, "PRAGMA user_version", version)) {
+		vms_error("'%s' is corrupt: %s", path, sqlite3_errmsg(db->sql));
 		goto err;
 	}
+	return db;
+err:
+	vms_db_close(db);
+	return NULL;
+}
+
+/* Return: 0 when a database of schema version @ver can be read, else -1 with vms_error set. */
+static int check_version(const char *path, long long ver)
+{
+	if (ver == VMS_SCHEMA_VERSION)
+		return 0;
+	if (ver >= 1 && ver < VMS_SCHEMA_VERSION)
+		return vms_error("'%s' has schema version %lld, older than this vmscope's (%d): run "
+				 "'vmscope upgrade %s' to bring it up to date", path, ver,
+				 VMS_SCHEMA_VERSION, path);
+	if (ver > VMS_SCHEMA_VERSION)
+		return vms_error("'%s' has schema version %lld, newer than this vmscope (%s) reads "
+				 "(version %d): use a newer vmscope", path, ver, VMS_VERSION,
+				 VMS_SCHEMA_VERSION);
+	return vms_error("'%s' has schema version %lld; this vmscope (%s) reads version %d",
+			 path, ver, VMS_VERSION, VMS_SCHEMA_VERSION);
+}
+
+struct vms_db *vms_db_open(const char *path, int flags)
+{
+	struct vms_db *db;
+	sqlite3_stmt *st;
+	const char *status;
+	long long ver;
+
+	db = db_open(path, flags, &ver);
+	if (!db)
+		return NULL;
+	if (check_version(path, ver))
+		goto err;
 	if (sqlite3_prepare_v2(db->sql, "SELECT status, status_detail FROM run WHERE id = 1",
 			       -1, &st, NULL) != SQLITE_OK) {
 		vms_error("'%s' is corrupt: %s", path, sqlite3_errmsg(db->sql));
@@ -240,13 +287,12 @@ struct vms_db *vms_db_open(const char *path, int flags)
 		vms_error("'%s' has no run row: it is corrupt or was never written", path);
 		goto err;
 	}
-	if (!(flags & VMS_OPEN_ANY_STATUS) &&
-	    strcmp((const char *)sqlite3_column_text(st, 0), "complete")) {
+	status = (const char *)sqlite3_column_text(st, 0);
+	if (!(flags & VMS_OPEN_ANY_STATUS) && (!status || strcmp(status, "complete"))) {
 		const char *detail = (const char *)sqlite3_column_text(st, 1);
 
 		vms_warning("'%s' holds an incomplete run (%s%s%s): numbers may be short", path,
-			    (const char *)sqlite3_column_text(st, 0), detail ? ": " : "",
-			    detail ? detail : "");
+			    status ? status : "no status", detail ? ": " : "", detail ? detail : "");
 	}
 	sqlite3_finalize(st);
 	return db;
@@ -260,20 +306,17 @@ int vms_db_apply_schema_file(struct vms_db *db, const char *name)
 	size_t i;
 
 	for (i = 0; i < sizeof(schema_files) / sizeof(schema_files[0]); i++)
-		if (!strcmp(schema_files[i].name, name))
-			return vms_db_exec(db, schema_files[i].sql) ?
-			       vms_error("%s (in schema file %s)", vms_last_error(), name) : 0;
+		if (!strcmp(schema_files[i].name, name)) {
+			char *msg = NULL;
+
+			if (sqlite3_exec(db->sql, schema_files[i].sql, NULL, NULL, &msg) == SQLITE_OK)
+				return 0;
+			vms_error("%s: %s (in schema file %s)", db->path,
+				  msg ? msg : sqlite3_errmsg(db->sql), name);
+			sqlite3_free(msg);
+			return -1;
+		}
 	return vms_error("no schema file '%s' in this build", name);
-}
-
-const char *vms_db_schema_sql(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(schema_files) / sizeof(schema_files[0]); i++)
-		if (!strcmp(schema_files[i].name, name))
-			return schema_files[i].sql;
-	return "";
 }
 
 int vms_db_set_run_text(struct vms_db *db, const char *column, const char *value)
@@ -282,7 +325,7 @@ int vms_db_set_run_text(struct vms_db *db, const char *column, const char *value
 	char sql[128];
 	int rc;
 
-	snprintf(sql, sizeof(sql), "UPDATE run SET \"%s\" = ? WHERE id = 1", column);
+	sqlite3_snprintf(sizeof(sql), sql, "UPDATE run SET \"%w\" = ? WHERE id = 1", column);
 	if (sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL))
 		return sql_error(db, "cannot update the run row");
 	sqlite3_bind_text(st, 1, value, -1, SQLITE_TRANSIENT);
@@ -297,7 +340,7 @@ int vms_db_set_run_int(struct vms_db *db, const char *column, long long value)
 	char sql[128];
 	int rc;
 
-	snprintf(sql, sizeof(sql), "UPDATE run SET \"%s\" = ? WHERE id = 1", column);
+	sqlite3_snprintf(sizeof(sql), sql, "UPDATE run SET \"%w\" = ? WHERE id = 1", column);
 	if (sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL))
 		return sql_error(db, "cannot update the run row");
 	sqlite3_bind_int64(st, 1, value);
@@ -315,7 +358,7 @@ struct vms_db *vms_db_resume(const char *path)
 	if (!db)
 		return NULL;
 	if (!sqlite3_prepare_v2(db->sql, "SELECT status FROM run", -1, &st, NULL)) {
-		if (sqlite3_step(st) == SQLITE_ROW)
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 			status = strdup((const char *)sqlite3_column_text(st, 0));
 		sqlite3_finalize(st);
 	}
@@ -324,9 +367,8 @@ struct vms_db *vms_db_resume(const char *path)
 			  status ? status : "unreadable");
 		goto err;
 	}
-	if (vms_db_exec(db, "PRAGMA synchronous = OFF; BEGIN"))
+	if (vms_db_exec(db, "PRAGMA synchronous = OFF") || db_begin(db))
 		goto err;
-	db->writing = 1;
 	free(status);
 	return db;
 err:
@@ -344,17 +386,14 @@ int vms_db_commit(struct vms_db *db)
 
 int vms_db_finish(struct vms_db *db, const char *detail)
 {
-	if (apply_schema(db, 1) || vms_derive(db, 0))
+	if (db_apply_schema(db->sql, db->path, 1) || vms_derive(db))
 		return -1;
 	if (vms_db_set_run_text(db, "status", detail ? "incomplete" : "complete") ||
 	    vms_db_set_run_text(db, "status_detail", detail) ||
 	    vms_db_set_run_text(db, "finished_at", vms_utc_now()))
 		return -1;
-	if (db->writing) {
-		if (vms_db_exec(db, "COMMIT"))
-			return -1;
-		db->writing = 0;
-	}
+	if (db->writing && db_end(db))
+		return -1;
 	/* Leave a single self-contained file behind. */
 	return vms_db_exec(db, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE;");
 }

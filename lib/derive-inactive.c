@@ -31,7 +31,7 @@ int derive_inactive(struct derive *d)
 	if (!(m = vms_marks_load(d->db, NULL, 0)))
 		goto out;
 
-	/* the columns vms_episodes_inactive() reads */
+	/* the columns dv_episodes_inactive() reads */
 	st = dv_prep(d, "SELECT pid, ts, seq, nid, nr_scanned, nr_reclaimed, reclaim_flags, priority"
 		  " FROM mm_vmscan_lru_shrink_inactive");
 	if (!st)
@@ -46,7 +46,7 @@ int derive_inactive(struct derive *d)
 			long long key[SUM_KEYS] = { 0 };
 			struct sum_entry *e;
 
-			if (dv_agg_add(d, a, ts, seq) || vms_episodes_inactive(d->eps, st))
+			if (dv_agg_add(d, a, ts, seq) || dv_episodes_inactive(d->eps, st))
 				goto out;
 			/* consecutive events of one task mostly share their class */
 			if (pid != last_pid || ts != last_ts) {

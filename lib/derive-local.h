@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * derive-local.h - what the files of the derive step share (lib/derive.c
- * drives it; derive-pairs.c, derive-slab.c and derive-inactive.c are its
- * passes). Not part of the public interface: see vms_derive() in vms.h.
+ * drives it; derive-pairs.c, derive-slab.c, derive-inactive.c and
+ * derive-episodes.c are its passes). Not part of the public interface: see vms_derive() in vms.h.
  *
  * A pass reads its events with dv_prep()ed statements, counts its tables'
  * rows per time bucket with dv_agg_get()/dv_agg_add(), and writes its derived
@@ -19,7 +19,7 @@
 #include "vms-strmap.h"
 
 struct vms_db;
-struct vms_episodes;
+struct dv_episodes;
 
 #define NUL LLONG_MIN		/* an SQL NULL in the integer fields below */
 
@@ -33,7 +33,7 @@ struct derive {
 	long long origin, bucket_ns, nbuckets;
 	struct strmap strings;	/* interned shr, shrink, gfp_flags; value: a shrink's name */
 	struct agg *buckets;	/* event_bucket accumulators, one per (tbl, event) */
-	struct vms_episodes *eps;	/* table episode, fed by the slab and inactive passes */
+	struct dv_episodes *eps;	/* table episode, fed by the slab and inactive passes */
 	int nagg, aagg;
 };
 
@@ -87,5 +87,27 @@ int derive_kswapd(struct derive *d);
 int derive_kswapd_runs(struct derive *d);	/* derive-kswapd.c */
 int derive_slab(struct derive *d, int *resorted);
 int derive_inactive(struct derive *d);
+
+/*
+ * Table episode (derive-episodes.c), filled while the passes read the
+ * events, so that they are read once:
+ *  1. dv_episodes_new() after reclaim_interval and kswapd_interval are filled
+ *     (NULL with vms_error set on failure);
+ *  2. dv_episodes_slab() for each call of shrink_slab_call and
+ *     dv_episodes_inactive() for each mm_vmscan_lru_shrink_inactive row
+ *     (columns pid, ts, seq, nid, nr_scanned, nr_reclaimed, reclaim_flags,
+ *     priority); when the slab pass starts again from a sort, it frees the
+ *     episodes and makes new ones first;
+ *  3. dv_episodes_finish() reads the small sources and writes the table;
+ *  4. dv_episodes_free() (accepts NULL).
+ */
+struct dv_episodes *dv_episodes_new(struct derive *d);
+int dv_episodes_inactive(struct dv_episodes *e, sqlite3_stmt *st);
+/* A call: its start (@has_start: ts, seq, total_scan, priority, -1 unknown) and end. */
+void dv_episodes_slab(struct dv_episodes *e, long long pid, int has_start, long long start_ts,
+		      long long start_seq, long long total, long long prio, int has_end,
+		      long long end_ts, long long end_seq, long long freed, long long left);
+int dv_episodes_finish(struct dv_episodes *e);
+void dv_episodes_free(struct dv_episodes *e);
 
 #endif

@@ -102,7 +102,8 @@ int derive_reclaim(struct derive *d)
 	if (load_reclaim(d, &ev))
 		goto out;
 	e = ev.v;
-	qsort(e, ev.n, sizeof(*e), cmp_rec);
+	if (ev.n)	/* qsort() wants a valid pointer, even for no element */
+		qsort(e, ev.n, sizeof(*e), cmp_rec);
 	st = dv_prep(d, "INSERT INTO reclaim_interval VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
 		  " ?10, ?11, ?12)");
 	if (!st)
@@ -217,7 +218,8 @@ int derive_kswapd(struct derive *d)
 		st = NULL;
 	}
 	e = ev.v;
-	qsort(e, ev.n, sizeof(*e), cmp_ksw);
+	if (ev.n)
+		qsort(e, ev.n, sizeof(*e), cmp_ksw);
 	if (!(st = dv_prep(d, "INSERT INTO kswapd_interval VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")))
 		goto out;
 	/* a group: the events of a node after a sleep up to and including the next sleep */

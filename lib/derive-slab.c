@@ -143,9 +143,9 @@ static int slab_write(struct slab_pass *p, const struct slab_ev *s, const struct
 	if (dv_agg_add(p->d, p->rows, ts, p->rowid))
 		return -1;
 #define Z(v) ((v) == NUL ? 0 : (v))
-	vms_episodes_slab(p->d->eps, x->pid, !!s, s ? s->ts : 0, s ? s->seq : 0, s ? Z(s->total) : 0,
-			  s && s->prio != NUL ? s->prio : -1, !!e, e ? e->ts : 0, e ? e->seq : 0,
-			  e ? Z(e->retval) : 0, e ? Z(e->left) : 0);
+	dv_episodes_slab(p->d->eps, x->pid, !!s, s ? s->ts : 0, s ? s->seq : 0, s ? Z(s->total) : 0,
+			 s && s->prio != NUL ? s->prio : -1, !!e, e ? e->ts : 0, e ? e->seq : 0,
+			 e ? Z(e->retval) : 0, e ? Z(e->left) : 0);
 #undef Z
 
 	key[0] = dv_bucket_of(p->d, ts);
@@ -429,8 +429,8 @@ int derive_slab(struct derive *d, int *resorted)
 		p.rowid = 0;
 		p.nbatch = 0;
 		dv_agg_reset(p.rows, d->nbuckets);
-		vms_episodes_free(d->eps);
-		if (!(d->eps = vms_episodes_new(d->db)) || slab_sorted(&p))
+		dv_episodes_free(d->eps);
+		if (!(d->eps = dv_episodes_new(d)) || slab_sorted(&p))
 			goto out;
 	}
 	rc = slab_sums_write(&p);

@@ -4,10 +4,10 @@
  * run (schema/910-derived.sql): the begin/end pairings that the views of
  * 006-views.sql computed with window functions (now tables, or for the slab
  * calls a view over stored pairs, with the same names and columns), per time
- * bucket rollups of the high-volume tables, and the reclaim episodes. It sits at the end of record/import (vms_db_finish()), inside the
- * transaction that finishes the run; `vmscope report` on a database made
- * before it existed derives the same tables into TEMP (vms_derive() with
- * @temp set), which is slower but gives the same numbers.
+ * bucket rollups of the high-volume tables, and the reclaim episodes. It
+ * sits at the end of record/import (vms_db_finish()), inside the
+ * transaction that finishes the run, and in `vmscope upgrade`
+ * (lib/upgrade.c), which derives the tables again.
  *
  * How it works:
  *  - reclaim_interval and kswapd_interval: their begin/end events are few
@@ -29,8 +29,14 @@
  *    its task, the audit section's definition.
  *  - shrink_bucket: the calls summed per bucket, shrinker and priority as
  *    they are written.
- *  - episode: the reclaim episodes of the whole run (analyze/report-episodes.c
- *    defines them), fed by the slab and inactive passes as they read.
+ *  - episode: the reclaim episodes of the whole run (derive-episodes.c),
+ *    fed by the slab and inactive passes as they read.
+ *
+ * Adding a derived table: its DDL in schema/910-derived.sql (or a new
+ * schema/9NN-*.sql file, applied at finish too), a pass in a new
+ * lib/derive-NAME.c declared in derive-local.h, one call in vms_derive()
+ * below, its section in docs/schema.md. `vmscope upgrade` drops and derives
+ * every table of the 9NN files again, so nothing else changes.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -292,13 +298,16 @@ void *dv_evs_push(struct evs *e)
 
 static int count_table(struct derive *d, const char *tbl, int has_event)
 {
-	sqlite3_stmt *st;
+	char *q = sqlite3_mprintf("SELECT ts, seq%s FROM \"%w\"", has_event ? ", event" : "", tbl);
 	struct agg *a = NULL;
-	char q[200];
+	sqlite3_stmt *st;
 	int rc;
 
-	snprintf(q, sizeof(q), "SELECT ts, seq%s FROM \"%s\"", has_event ? ", event" : "", tbl);
-	if (!(st = dv_prep(d, q)))
+	if (!q)
+		return vms_error("out of memory");
+	st = dv_prep(d, q);
+	sqlite3_free(q);
+	if (!st)
 		return -1;
 	if (!has_event && !(a = dv_agg_get(d, tbl, tbl))) {
 		sqlite3_finalize(st);
@@ -351,50 +360,13 @@ static int count_tables(struct derive *d)
 
 /* ---------------------------------------------------------------- driver */
 
-/* The DDL of 910-derived.sql, for TEMP: without the DROP VIEWs, tables and views made TEMP. */
-static char *temp_ddl(const char *ddl)
-{
-	struct vms_buf b = { 0 };
-	const char *p = ddl, *nl;
-
-	for (; *p; p = nl) {
-		nl = strchr(p, '\n');
-		nl = nl ? nl + 1 : p + strlen(p);
-		if (!strncmp(p, "DROP VIEW", 9))
-			continue;
-		if (!strncmp(p, "CREATE TABLE ", 13)) {
-			vms_buf_addf(&b, "CREATE TEMP TABLE ");
-			vms_buf_add(&b, p + 13, nl - p - 13);
-		} else if (!strncmp(p, "CREATE VIEW ", 12)) {
-			vms_buf_addf(&b, "CREATE TEMP VIEW ");
-			vms_buf_add(&b, p + 12, nl - p - 12);
-		} else {
-			vms_buf_add(&b, p, nl - p);
-		}
-	}
-	return b.buf;
-}
-
-int vms_derive(struct vms_db *db, int temp)
+int vms_derive(struct vms_db *db)
 {
 	struct derive d = { .sql = vms_db_sql(db), .db = db };
 	long long end, span;
 	int resorted = 0, rc = -1, i;
 
 	strmap_init(&d.strings);
-	if (temp) {
-		for (i = 0; i < 2; i++) {	/* the tables of schema v2: 910 and 920 */
-			char *ddl = temp_ddl(vms_db_schema_sql(i ? "920-kswapd.sql" : "910-derived.sql"));
-
-			if (!ddl)
-				return vms_error("out of memory");
-			rc = vms_db_exec(db, ddl);
-			free(ddl);
-			if (rc)
-				return -1;
-		}
-		rc = -1;
-	}
 	/* bucket 0 starts at the start of the run, the one every reader counts from */
 	if (vms_run_bounds(db, &d.origin, &end))
 		goto out;
@@ -412,10 +384,10 @@ int vms_derive(struct vms_db *db, int temp)
 			}
 	}
 	d.nbuckets = span / d.bucket_ns + 1;
-	if (derive_reclaim(&d) || derive_kswapd(&d) || !(d.eps = vms_episodes_new(db)) ||
+	if (derive_reclaim(&d) || derive_kswapd(&d) || !(d.eps = dv_episodes_new(&d)) ||
 	    derive_kswapd_runs(&d) ||
 	    derive_slab(&d, &resorted) || derive_inactive(&d) || count_tables(&d) ||
-	    dv_agg_write(&d) || vms_episodes_finish(d.eps))
+	    dv_agg_write(&d) || dv_episodes_finish(d.eps))
 		goto out;
 	{
 		sqlite3_stmt *st = dv_prep(&d, "INSERT INTO derive_info VALUES (1, ?1, ?2, ?3, ?4)");
@@ -435,22 +407,7 @@ out:
 		free(d.buckets[i].n), free(d.buckets[i].lo), free(d.buckets[i].hi);
 	}
 	free(d.buckets);
-	vms_episodes_free(d.eps);
+	dv_episodes_free(d.eps);
 	strmap_release(&d.strings, free);	/* values: shrinker names */
 	return rc;
-}
-
-int vms_derive_present(struct vms_db *db)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(vms_db_sql(db), "SELECT 1 FROM main.sqlite_schema"
-			       " WHERE type = 'table' AND name = 'derive_info'", -1, &st, NULL))
-		return vms_error("%s: %s", vms_db_path(db), sqlite3_errmsg(vms_db_sql(db)));
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return vms_error("%s: %s", vms_db_path(db), sqlite3_errmsg(vms_db_sql(db)));
-	return rc == SQLITE_ROW;
 }

@@ -102,7 +102,8 @@ struct vms_marks *vms_marks_load(struct vms_db *db, const long long *pids, size_
 			goto err;
 		}
 	}
-	qsort(mk->m, mk->n, sizeof(*mk->m), cmp_mark);
+	if (mk->n)	/* qsort() wants a valid pointer, even for no element */
+		qsort(mk->m, mk->n, sizeof(*mk->m), cmp_mark);
 	return mk;
 err:
 	vms_marks_free(mk);

@@ -1,8 +1,8 @@
 -- SPDX-License-Identifier: GPL-2.0
 -- 007-replay.sql: reclaim decisions rebuilt from a run, and what policies
 -- would have decided (`vmscope replay`). Written by replay, not by import or
--- record; every statement is IF NOT EXISTS so that replay can add these
--- tables to a database written before they existed (same schema version).
+-- record; every statement is IF NOT EXISTS so that `vmscope upgrade` can add
+-- these tables to a version 1 database written before they existed.
 
 -- One row per decision point: a reclaim pass (one priority step of one
 -- reclaimer in one episode) or, for kswapd, a whole balance_pgdat() run.

@@ -1,6 +1,6 @@
 -- SPDX-License-Identifier: GPL-2.0
 -- 900-indexes.sql: indexes for the analyzers. Applied when an import or a
--- recording finishes (bulk loading is faster without them); part of schema version 1.
+-- recording finishes (bulk loading is faster without them); part of schema version 2.
 
 CREATE INDEX IF NOT EXISTS direct_begin_pid ON mm_vmscan_direct_reclaim_begin (pid, seq);
 CREATE INDEX IF NOT EXISTS direct_end_pid ON mm_vmscan_direct_reclaim_end (pid, seq);

@@ -2,7 +2,8 @@
 -- 910-derived.sql: what the analyzers need, derived once when a run is
 -- finished (lib/derive.c fills these tables in one ordered pass, inside the
 -- transaction that finishes the run), so that `vmscope report` does not pair
--- or rescan the per-event tables. Part of schema version 1. The interval
+-- or rescan the per-event tables. Part of schema version 2 (`vmscope upgrade`
+-- drops these tables and derives them again, lib/upgrade.c). The interval
 -- views of 006-views.sql are replaced: reclaim_interval and kswapd_interval
 -- by tables, shrink_slab_interval by a view over the pairs in
 -- shrink_slab_call; same names, columns and rows as before.
@@ -100,7 +101,7 @@ CREATE TABLE IF NOT EXISTS shrink_bucket (
 -- the episodes section defines them (report-episodes.md), in its order
 -- (rowid). NULL where that section shows none. inside_lo_ts/inside_hi_ts:
 -- the bounds of "inside" (the episode's own events, else its neighbours' or
--- the trace's), against which the section matches lost_events when it runs.
+-- the trace's), against which lost_events are matched.
 CREATE TABLE IF NOT EXISTS episode (
 	kind TEXT NOT NULL, pid INTEGER NOT NULL, comm TEXT NOT NULL, nid INTEGER,
 	begin_cpu INTEGER, end_cpu INTEGER, begin_ts INTEGER, end_ts INTEGER,
@@ -109,4 +110,6 @@ CREATE TABLE IF NOT EXISTS episode (
 	anon INTEGER NOT NULL, file INTEGER NOT NULL, min_priority INTEGER,
 	slab_planned INTEGER NOT NULL, slab_scanned INTEGER NOT NULL, slab_freed INTEGER NOT NULL,
 	writes INTEGER NOT NULL, throttle_us INTEGER NOT NULL, end_reclaimed INTEGER,
-	wakes INTEGER);
+	wakes INTEGER,
+	nodes INTEGER NOT NULL,	-- nodes the LRU events inside scanned
+	lost TEXT NOT NULL);	-- 'inside', 'cpuN', 'anywhere' (lost_events that may hit it) or ''

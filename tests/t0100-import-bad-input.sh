@@ -315,7 +315,7 @@ test_expect_success SQLITE3 'an SQLite file that is not a vmscope database: info
 	err_has "other\.db" &&
 	err_has "not a vmscope" &&
 	# right application_id and version but no run table
-	sqlite3 halfway.db "PRAGMA application_id = 1986884451; PRAGMA user_version = 1; CREATE TABLE x(y);" &&
+	sqlite3 halfway.db "PRAGMA application_id = 1986884451; PRAGMA user_version = 2; CREATE TABLE x(y);" &&
 	run_rc 1 vmscope info halfway.db &&
 	err_has "halfway\.db" &&
 	err_has "corrupt|run"

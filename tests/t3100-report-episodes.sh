@@ -210,12 +210,14 @@ test_expect_success SQLITE3 'episodes: a timed loss flags every episode it falls
 	# a ring-buffer gap noticed at 0.002600 s (100002600000 ns), on CPU 3:
 	#  inside stressA (0.001 .. 0.004) and stressB (0.002 .. 0.003), not elsewhere
 	sql eplost.db "INSERT INTO lost_events VALUES (3, 100002600000, 7, '\''ring-buffer'\'')" &&
+	vmscope upgrade -q --rederive eplost.db &&
 	vmscope report eplost.db episodes --format csv > eplost.csv &&
 	assert_eq "$(csvq eplost.csv 1 "SELECT pid, lost FROM t WHERE lost <> '\'''\''")" \
 		"201|inside cpu1
 202|inside" &&
 	# a loss with neither CPU nor time may be anywhere: every episode is flagged
 	sql eplost.db "INSERT INTO lost_events VALUES (NULL, NULL, 3, '\''text'\'')" &&
+	vmscope upgrade -q --rederive eplost.db &&
 	vmscope report eplost.db episodes --format csv > eplost2.csv &&
 	assert_eq "$(csvq eplost2.csv 1 "SELECT COUNT(*) FROM t WHERE lost LIKE '\''%anywhere'\''")" 18
 '

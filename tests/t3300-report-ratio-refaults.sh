@@ -26,7 +26,8 @@ lsi() { # lru_shrink_inactive payload: RECLAIMED FLAG
 	echo "mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=$1 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_$2|RECLAIM_WB_ASYNC"
 }
 
-# add_sample DB SOURCE TS_NS NAME=VALUE...: one counter sample (scope '').
+# add_sample DB SOURCE TS_NS NAME=VALUE...: one counter sample (scope ''), then the
+# derived tables made again, as after any change to a finished run.
 add_sample() {
 	db=$1 src=$2 ts=$3
 	shift 3
@@ -34,7 +35,8 @@ add_sample() {
 	for kv in "$@"; do
 		q="$q INSERT INTO counter_value VALUES ((SELECT MAX(id) FROM counter_sample), '${kv%%=*}', ${kv#*=});"
 	done
-	sql "$db" "$q"
+	sql "$db" "$q" &&
+	vmscope upgrade -q --rederive "$db"
 }
 
 # csv_block FILE N: the Nth table (1-based) of a CSV report (tables are separated by blank lines).

@@ -16,7 +16,8 @@ HDR='# tracer: nop
 #           TASK-PID     TGID     CPU#  |||||  TIMESTAMP  FUNCTION
 #              | |         |        |   |||||     |         |'
 
-# add_sample DB ID SECONDS NAME=VALUE...: one /proc/vmstat sample at SECONDS of the trace clock.
+# add_sample DB ID SECONDS NAME=VALUE...: one /proc/vmstat sample at SECONDS of the trace
+# clock, then the derived tables made again, as after any change to a finished run.
 add_sample() {
 	db=$1 id=$2 s=$3
 	shift 3
@@ -25,7 +26,8 @@ add_sample() {
 	for nv in "$@"; do
 		q="$q INSERT INTO counter_value (sample, name, value) VALUES ($id, '${nv%%=*}', ${nv#*=});"
 	done
-	sql "$db" "$q"
+	sql "$db" "$q" &&
+	vmscope upgrade -q --rederive "$db"
 }
 
 # csv_db CSV DB: load the comparison CSV into table t of DB (fresh).

@@ -4,8 +4,9 @@
 # (schema/910-derived.sql, lib/derive.c) against the raw events: the
 # pairings against the window-function views of schema/006-views.sql, the
 # rollups against sums over the raw rows, report windows that cut inside a
-# bucket against plain SQL, and a database made before the derived tables
-# existed (views, no rollups) reported the same as a new one.
+# bucket against plain SQL, a database made before the derived tables
+# existed (views, no rollups) reported the same as a new one once upgraded,
+# and a run changed by hand after it was finished derived again.
 
 . "$(dirname "$0")/test-lib.sh"
 
@@ -101,27 +102,45 @@ test_expect_success SQLITE3 'a window cutting inside buckets: summary, vmstat an
 		FROM ref_shrink_slab_interval WHERE start_ts BETWEEN $w;")" "slab calls"
 '
 
-test_expect_success SQLITE3 'a database made before the derived tables reports the same' '
+test_expect_success SQLITE3 'a version 1 database made before the derived tables: refused, then upgraded, reports the same' '
 	make_old new.db old.db &&
+	sql old.db "PRAGMA user_version = 1" &&
 	assert_eq "$(sql old.db "SELECT type FROM sqlite_schema WHERE name = '\''reclaim_interval'\''")" view &&
+	test_must_fail vmscope report old.db > old.txt 2> old.err &&
+	grep -q "run '\''vmscope upgrade old.db'\''" old.err &&
+	test ! -s old.txt &&
+	vmscope upgrade -q old.db &&
+	assert_eq "$(sql old.db "SELECT type FROM sqlite_schema WHERE name = '\''reclaim_interval'\''")" table &&
 	vmscope report new.db > new.txt 2> new.err &&
 	vmscope report old.db > old.txt 2> old.err &&
 	test_cmp new.txt old.txt &&
 	no_match "warning" new.err &&
-	grep -q "made before vmscope kept derived tables" old.err &&
-	vmscope report new.db --from 0.5 --to 1.25 > new-w.txt 2>/dev/null &&
-	vmscope report old.db --from 0.5 --to 1.25 > old-w.txt 2>/dev/null &&
+	no_match "warning" old.err &&
+	vmscope report new.db --from 0.5 --to 1.25 > new-w.txt &&
+	vmscope report old.db --from 0.5 --to 1.25 > old-w.txt &&
 	test_cmp new-w.txt old-w.txt
 '
 
-test_expect_success SQLITE3 'rows added after the finish: derived again for the report' '
+test_expect_success SQLITE3 'rows added after the finish: upgrade --rederive derives again' '
 	cp new.db added.db &&
 	sql added.db "INSERT INTO mm_vmscan_lru_shrink_inactive (seq, ts, cpu, pid, nr_scanned, nr_reclaimed)
 		SELECT (SELECT MAX(seq) FROM mm_vmscan_lru_shrink_inactive) + 1000000, end_ts, 0, 1, 7, 5 FROM run" &&
+	vmscope upgrade -q --rederive added.db &&
 	vmscope report added.db vmstat --format csv > added.csv 2> added.err &&
-	grep -q "changed after it was finished" added.err &&
+	no_match "warning" added.err &&
 	assert_eq "$(sqlite3 -batch :memory: ".import --csv added.csv t" "SELECT value FROM t WHERE metric = '\''Trace: other tasks pages scanned'\''")" \
 		"$(sql added.db "SELECT SUM(nr_scanned) FROM mm_vmscan_lru_shrink_inactive")"
+'
+
+test_expect_success SQLITE3 'a counter sample added before the run: refused until derived again' '
+	cp new.db early.db &&
+	sql early.db "INSERT INTO counter_sample (ts, ts_end, source, scope)
+		SELECT start_ts - 2000000000, start_ts - 1999000000, '\''vmstat'\'', '\'''\'' FROM run" &&
+	test_must_fail vmscope report early.db summary > early.out 2> early.err &&
+	grep -q "changed after it was finished.*vmscope upgrade --rederive early.db" early.err &&
+	vmscope upgrade -q --rederive early.db &&
+	assert_eq "$(sql early.db "SELECT origin_ts = (SELECT MIN(ts) FROM counter_sample) FROM derive_info")" 1 &&
+	vmscope report early.db summary > early.out
 '
 
 # ev COMM-PID TS EVENT PAYLOAD (6.18 tracefs text line)
@@ -157,11 +176,13 @@ test_expect_success SQLITE3 'slab events out of time order in seq: paired as the
 	assert_eq "$(sql unordered.db "SELECT COUNT(*), SUM(end_ts IS NOT NULL) FROM shrink_slab_interval WHERE start_ts IS NOT NULL")" "4|1"
 '
 
-test_expect_success SQLITE3 'bundled sample databases: reports work through derived TEMP tables' '
-	for s in thrash smallfiles; do
+test_expect_success SQLITE3 'bundled sample databases are of this schema version and report without a warning' '
+	want=$(vmscope --version | sed "s/.*(schema \([0-9]*\))/\1/") &&
+	for s in thrash smallfiles sparse-mmap kswapd-fail; do
 		xz -dc "$SRC_DIR/samples/traces/$s.db.xz" > $s.db &&
+		assert_eq "$(sql $s.db "PRAGMA user_version")" "$want" "$s version" &&
 		vmscope report $s.db > $s.txt 2> $s.err &&
-		grep -q "made before vmscope kept derived tables" $s.err &&
+		no_match "warning" $s.err &&
 		grep -q "^Audit" $s.txt || return 1
 	done
 '
