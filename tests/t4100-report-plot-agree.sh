@@ -162,9 +162,9 @@ binw() {
 sample() {
 	xz -dc "$SAMPLES/$1.db.xz" > "$1.db" &&
 	if vmscope upgrade -h > /dev/null 2>&1; then vmscope upgrade -q "$1.db"; fi &&
-	if [ -z "$(sql "$1.db" "SELECT name FROM sqlite_schema WHERE name = '\''kswapd_run'\''")" ]; then
-		echo "samples/traces/$1.db.xz has no kswapd_run table (schema 1) and this vmscope"
-		echo "cannot upgrade it: regenerate the samples or add 'vmscope upgrade'"
+	if [ -z "$(sql "$1.db" "SELECT name FROM sqlite_schema WHERE name = 'kswapd_run'")" ]; then
+		echo "samples/traces/$1.db.xz has no kswapd_run table: it was derived by a vmscope"
+		echo "before schema/920-kswapd.sql; regenerate it (samples/README.md)"
 		return 1
 	fi
 }
