@@ -227,9 +227,8 @@ int vmstat_counter_metrics(struct vms_window *ctx, struct vmstat_metrics *out)
 	return 0;
 }
 
-/* Who scanned what: kswapd (comm kswapd*) or other tasks. */
-#define WHO "CASE WHEN t.comm LIKE 'kswapd%' THEN 'kswapd' ELSE 'other tasks' END AS who"
-#define TASK_COMM " LEFT JOIN (SELECT pid, MIN(comm) AS comm FROM task GROUP BY pid) t ON t.pid = s.pid"
+/* Who scanned what: kswapd (the kswapd_pid view, 920-kswapd.sql) or other tasks. */
+#define WHO "CASE WHEN s.pid IN (SELECT pid FROM kswapd_pid) THEN 'kswapd' ELSE 'other tasks' END AS who"
 
 /*
  * Add the mm_vmscan_lru_shrink_inactive sums of buckets b_lo..b_hi
@@ -246,12 +245,12 @@ static int sum_inactive(struct vms_window *ctx, const struct report_edge *e, lon
 			"SELECT " WHO ", SUM(s.nr_scanned), SUM(s.nr_reclaimed),"
 			" SUM(CASE WHEN s.reclaim_flags & 1 THEN s.nr_scanned ELSE 0 END),"
 			" SUM(CASE WHEN s.reclaim_flags & 2 THEN s.nr_scanned ELSE 0 END)"
-			" FROM mm_vmscan_lru_shrink_inactive s" TASK_COMM
+			" FROM mm_vmscan_lru_shrink_inactive s"
 			" WHERE s.ts BETWEEN ?1 AND ?2 AND s.seq BETWEEN ?3 AND ?4 GROUP BY who",
 			"mm_vmscan_lru_shrink_inactive", e, &empty);
 	else if ((st = vms_window_prepare(ctx,
 			"SELECT " WHO ", SUM(s.nr_scanned), SUM(s.nr_reclaimed), SUM(s.scanned_anon),"
-			" SUM(s.scanned_file) FROM inactive_bucket s" TASK_COMM
+			" SUM(s.scanned_file) FROM inactive_bucket s"
 			" WHERE s.bucket BETWEEN ?3 AND ?4 GROUP BY who"))) {
 		sqlite3_bind_int64(st, 3, b_lo);
 		sqlite3_bind_int64(st, 4, b_hi);
