@@ -389,6 +389,6 @@ int plot_write_data(const struct plot_kind *kind, struct plot_job *job)
 			plot_sanitize(r->label, sizeof(r->label), buf);
 		}
 	}
-	return kind->write(job);
+	return kind->write ? kind->write(job) : plot_each_run(job, kind->write_run);
 }
 

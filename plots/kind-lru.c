@@ -108,13 +108,8 @@ out:
 	return dat_close(&d, rc);
 }
 
-static int write_lru(struct plot_job *job)
-{
-	return plot_each_run(job, lru_run);
-}
-
 const struct plot_kind plot_kind_lru = {
 	.name = "lru",
 	.summary = "LRU list sizes; free pages against the watermarks (counters)",
-	.write = write_lru,
+	.write_run = lru_run,
 };

@@ -63,13 +63,8 @@ static int ratio_run(struct plot_job *job, int i)
 	return dat_close(&d, rc);
 }
 
-static int write_ratio(struct plot_job *job)
-{
-	return plot_each_run(job, ratio_run);
-}
-
 const struct plot_kind plot_kind_ratio = {
 	.name = "ratio",
 	.summary = "slab and file LRU sizes and slab/page-cache ratio over time (counters)",
-	.write = write_ratio,
+	.write_run = ratio_run,
 };

@@ -81,13 +81,8 @@ static int refaults_run(struct plot_job *job, int i)
 	return dat_close(&d, rc);
 }
 
-static int write_refaults(struct plot_job *job)
-{
-	return plot_each_run(job, refaults_run);
-}
-
 const struct plot_kind plot_kind_refaults = {
 	.name = "refaults",
 	.summary = "anon and file refault and activation rates (counters)",
-	.write = write_refaults,
+	.write_run = refaults_run,
 };

@@ -109,13 +109,8 @@ out:
 	return rc;
 }
 
-static int write_replay(struct plot_job *job)
-{
-	return plot_each_run(job, replay_run);
-}
-
 const struct plot_kind plot_kind_replay = {
 	.name = "replay",
 	.summary = "decisions each replayed policy would have taken differently, over time",
-	.write = write_replay,
+	.write_run = replay_run,
 };

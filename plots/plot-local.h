@@ -7,7 +7,9 @@
  * A kind's write() writes job->dir/NAME-a.dat (and NAME-b.dat with two
  * runs) through dat_open()/dat_block()/dat_num()/dat_row_end()/dat_close(),
  * sets the x range (plot_set_xrange() for a time axis) and returns 0, or -1
- * with vms_error set. Data file layout: see plots/dat.c.
+ * with vms_error set; a kind whose runs are independent gives write_run()
+ * instead, which writes run i's file (plot_each_run() calls it and sets the
+ * x range). Data file layout: see plots/dat.c.
  *
  * Adding a kind: plots/kind-NAME.c with `const struct plot_kind
  * plot_kind_NAME`, one line in plots/kinds.c, plots/NAME.gp, its section of

@@ -54,10 +54,12 @@ struct plot_job {
 	struct vms_buf vars;		/* extra `name=number;` assignments for gnuplot -e */
 };
 
+/* A kind (plots/kind-NAME.c): one of the two hooks writes its data files. */
 struct plot_kind {
 	const char *name;
 	const char *summary;
-	int (*write)(struct plot_job *job);
+	int (*write)(struct plot_job *job);		/* all runs at once, x range too */
+	int (*write_run)(struct plot_job *job, int i);	/* or run i alone; x: the windows */
 };
 
 extern const struct plot_kind *const plot_kinds[];	/* plots/kinds.c */
