@@ -8,7 +8,8 @@
 #    importing bench/work/vmscan-10m.dat, which bench/import-bench.sh records
 #    with more passes of its memcg workload (needs root, tracefs, a memory
 #    cgroup and trace-cmd; VMSCOPE_BENCH_PASSES=40 gave 11.9M events). The
-#    database is made again when the binary's derived tables are missing.
+#    database is made again when the binary does not read it (another
+#    schema version).
 # 2. Timing: a warm-up, then VMSCOPE_BENCH_RUNS rounds of the whole report
 #    and of each section (stdout to /dev/null), each round with a reference
 #    run in the same round, `sqlite3 DB 'SELECT total(ts) FROM <largest event
@@ -71,7 +72,7 @@ if [ -n "${VMSCOPE_BENCH_DB:-}" ]; then
 	made="given by VMSCOPE_BENCH_DB"
 else
 	DB=$WORK/report-10m.db
-	if [ ! -s "$DB" ] || ! sqlite3 "$DB" "SELECT 1 FROM derive_info" > /dev/null 2>&1; then
+	if [ ! -s "$DB" ] || ! "$VMSCOPE" info "$DB" > /dev/null 2>&1; then
 		if [ ! -s "$DAT" ]; then
 			echo "report-bench: recording $DAT (>= $MIN_EVENTS events) with bench/import-bench.sh" >&2
 			VMSCOPE_BENCH_PASSES=${VMSCOPE_BENCH_PASSES:-40} VMSCOPE_BENCH_OUT=$DAT \

@@ -25,6 +25,13 @@ struct vms_db {
  * Return: handle (caller frees with vms_db_close()), or NULL with vms_error set.
  */
 struct vms_db *db_open(const char *path, int flags, long long *version);
+/*
+ * db_check_version() - whether this vmscope reads schema version @ver
+ * @older_ok: accept the older versions too (the upgrade's)
+ * Return: 0, or -1 with vms_error set: the message names `vmscope upgrade`
+ * for an older version, a newer vmscope for a newer one.
+ */
+int db_check_version(const char *path, long long ver, int older_ok);
 /* Run the schema files applied at creation (@at_finish 0) or at finish (1) on @sql. */
 int db_apply_schema(sqlite3 *sql, const char *path, int at_finish);
 /* BEGIN / COMMIT of the handle's write transaction. Return: 0, or -1 with vms_error set. */

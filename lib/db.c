@@ -248,10 +248,9 @@ err:
 	return NULL;
 }
 
-/* Return: 0 when a database of schema version @ver can be read, else -1 with vms_error set. */
-static int check_version(const char *path, long long ver)
+int db_check_version(const char *path, long long ver, int older_ok)
 {
-	if (ver == VMS_SCHEMA_VERSION)
+	if (ver == VMS_SCHEMA_VERSION || (older_ok && ver >= 1 && ver < VMS_SCHEMA_VERSION))
 		return 0;
 	if (ver >= 1 && ver < VMS_SCHEMA_VERSION)
 		return vms_error("'%s' has schema version %lld, older than this vmscope's (%d): run "
@@ -275,7 +274,7 @@ struct vms_db *vms_db_open(const char *path, int flags)
 	db = db_open(path, flags, &ver);
 	if (!db)
 		return NULL;
-	if (check_version(path, ver))
+	if (db_check_version(path, ver, 0))
 		goto err;
 	if (sqlite3_prepare_v2(db->sql, "SELECT status, status_detail FROM run WHERE id = 1",
 			       -1, &st, NULL) != SQLITE_OK) {

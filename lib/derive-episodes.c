@@ -40,7 +40,7 @@
 /*
  * Every episode, per kind and task (node) in time order, with the CPUs of its
  * begin and end events; load_episodes() adds the bounds of "inside" (lo, hi:
- * exclusive, in (ts, seq) order) and keeps those overlapping the window.
+ * exclusive, in (ts, seq) order) and puts them in the report's order.
  */
 static const char episodes_sql[] =
 	"WITH"
@@ -541,7 +541,7 @@ static struct episode *episode_push(struct episode **ep, int *n, int *alloc)
 	return &(*ep)[(*n)++];
 }
 
-/* Columns 0..7 of both episode queries: kind, pid, comm, nid, begin/end cpu and ts. */
+/* Columns 0..7 of episodes_sql: kind, pid, comm, nid, begin/end cpu and ts. */
 static int episode_read(struct episode *e, sqlite3_stmt *st)
 {
 	e->kind = col_dup(st, 0);

@@ -164,16 +164,8 @@ int vms_db_upgrade(const char *path, int flags, int *old_version)
 		return -1;
 	if (old_version)
 		*old_version = (int)ver;
-	if (ver > VMS_SCHEMA_VERSION) {
-		vms_error("'%s' has schema version %lld, newer than this vmscope (%s) reads "
-			  "(version %d): use a newer vmscope", path, ver, VMS_VERSION,
-			  VMS_SCHEMA_VERSION);
+	if (db_check_version(path, ver, 1))
 		goto out;
-	}
-	if (ver < 1) {
-		vms_error("'%s' has schema version %lld, which no vmscope wrote", path, ver);
-		goto out;
-	}
 	if (ver == VMS_SCHEMA_VERSION && !(flags & VMS_UPGRADE_REDERIVE)) {
 		rc = 1;
 		goto out;

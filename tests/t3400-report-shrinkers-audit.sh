@@ -93,7 +93,8 @@ write_trace() { # FILE [extra lines file]
 	} > "$1"
 }
 
-# sample DB ID TS_NS NAME=VALUE...: one /proc/vmstat sample
+# sample DB ID TS_NS NAME=VALUE...: one /proc/vmstat sample, then the derived
+# tables made again, as after any change to a finished run
 sample() {
 	db=$1 id=$2 ts=$3
 	shift 3
@@ -101,7 +102,8 @@ sample() {
 	for kv in "$@"; do
 		q="$q INSERT INTO counter_value VALUES ($id, '${kv%%=*}', ${kv#*=});"
 	done
-	sql "$db" "$q"
+	sql "$db" "$q" &&
+	vmscope upgrade -q --rederive "$db"
 }
 
 # report_csv DB SECTION NAME [options]: the section as CSV, each table in NAME.N.csv
