@@ -65,7 +65,7 @@ void cli_list_release(struct cli_list *l)
 	l->n = 0;
 }
 
-static int list_add(struct cli_list *l, const char *item)
+int cli_list_add(struct cli_list *l, const char *item)
 {
 	const char **items = realloc(l->items, (l->n + 2) * sizeof(*items));
 
@@ -231,7 +231,7 @@ static int store(struct parse *p, const struct cli_option *o, const char *arg)
 		*(const char **)o->value = arg;
 		return 0;
 	case CLI_OPT_STRING_LIST:
-		return list_add(o->value, arg) ? -2 : 0;
+		return cli_list_add(o->value, arg) ? -2 : 0;
 	case CLI_OPT_INT:
 		return parse_int(o, arg);
 	case CLI_OPT_NUMBER:
@@ -279,7 +279,7 @@ static int positional(struct parse *p, const char *arg)
 		}
 	o = find_type(p->opts, CLI_OPT_ARG_LIST);
 	if (o)
-		return list_add(o->value, arg) ? error("out of memory") : 0;
+		return cli_list_add(o->value, arg) ? error("out of memory") : 0;
 	return cli_usage_error(p->opts, p->help, "unexpected argument '%s'", arg);
 }
 

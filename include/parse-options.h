@@ -141,6 +141,8 @@ void cli_usage(FILE *out, const struct cli_option *opts, const struct cli_help *
 /* A usage error of the command: "vmscope CMD: error: ..." and the usage on stderr. Return: EXIT_USAGE. */
 int cli_usage_error(const struct cli_option *opts, const struct cli_help *help, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Append @item (borrowed) to @l, keeping it NULL-terminated. Return: 0, or -1 out of memory. */
+int cli_list_add(struct cli_list *l, const char *item);
 /* Free the items array of @l (accepts an empty list). */
 void cli_list_release(struct cli_list *l);
 

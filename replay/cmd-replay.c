@@ -16,26 +16,15 @@
 #include "replay.h"
 #include "vms-table.h"
 
-static const char replay_usage[] =
-	"usage: vmscope replay DB [--policy P]... [options]\n"
-	"\n"
-	"Rebuild each reclaim decision of a run (passes of kswapd, direct and memcg\n"
-	"reclaim, kswapd runs) with its inputs, run them through policies, and report\n"
-	"where each would have decided differently from the recorded kernel. Results\n"
-	"are stored in the tables decision and replay_result of DB.\n"
-	"\n"
-	"  -p, --policy P   a built-in policy NAME or a plugin PATH.so, with optional\n"
-	"                   parameters: NAME:key=value,... (repeatable; default: all\n"
-	"                   built-in policies)\n"
-	"      --list       list the built-in policies and exit\n"
-	"      --format F   text (default), csv or json\n"
-	"      --show N     differences listed per policy (default 10)\n"
-	"      --bench R    time R rounds of every policy over the decisions in\n"
-	"                   memory (nothing stored) and print decisions per second\n"
-	"  -h, --help       this help\n"
-	"\n"
-	"Exit status: 0 done; 1 DB unreadable or a policy failed to load; 2 usage\n"
-	"error. See docs/replay.md.\n";
+static const struct cli_help replay_help = {
+	.synopsis = { "vmscope replay DB [--policy P]... [options]", "vmscope replay --list" },
+	.about = "Rebuild each reclaim decision of a run (passes of kswapd, direct and memcg\n"
+		 "reclaim, kswapd runs) with its inputs, run them through policies, and report\n"
+		 "where each would have decided differently from the recorded kernel. Results\n"
+		 "are stored in the tables decision and replay_result of DB.\n",
+	.more = "Exit status: 0 done; 1 DB unreadable or a policy failed to load; 2 usage\n"
+		"error. See docs/replay.md.\n",
+};
 
 static void list_policies(void)
 {
@@ -272,70 +261,41 @@ static int bench(const struct decision *all, long n, struct policy_instance *pol
 
 int cmd_replay(int argc, const char **argv)
 {
-	struct policy_instance *pols = calloc(argc + builtin_npolicies + 1, sizeof(*pols));
-	const char **specs = calloc(argc + builtin_npolicies + 1, sizeof(*specs));
-	int nspecs = 0, npols = 0, show = 10, rc = 1, i;
+	struct policy_instance *pols = NULL;
+	int npols = 0, show = 10, bench_rounds = 0, list = 0, rc, i;
+	struct cli_list specs = { 0 };
 	enum out_format fmt = OUT_TEXT;
 	struct eval_totals tot, base_tot;
 	const char *path = NULL;
 	struct vms_db *db = NULL;
 	struct decision *all = NULL;
 	struct out *o = NULL;
-	int bench_rounds = 0;
 	long n, nall = 0;
+	const struct cli_option opts[] = {
+		OPT_STRING_LIST('p', "policy", &specs, "P",
+				"a built-in policy NAME or a plugin PATH.so, with optional\n"
+				"parameters: NAME:key=value,... (repeatable; default: all\n"
+				"built-in policies)"),
+		OPT_MODE(0, "list", &list, "list the built-in policies and exit"),
+		OPT_FORMAT(&fmt),
+		OPT_INT(0, "show", &show, "N", "differences listed per policy (default 10)", 0, INT_MAX),
+		OPT_INT(0, "bench", &bench_rounds, "R",
+			"time R rounds of every policy over the decisions in\n"
+			"memory (nothing stored) and print decisions per second", 1, 1000000),
+		OPT_ARG("DB", "database", &path),
+		OPT_END(),
+	};
 
-	if (!pols || !specs) {
-		free(pols);
-		free(specs);
-		return error("out of memory");
+	if (cli_parse_options(argc, argv, opts, &replay_help, &rc))
+		goto out;
+	if (list) {
+		list_policies();
+		goto out;
 	}
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (is_help(a)) {
-			rc = show_help(replay_usage);
-			goto out;
-		} else if (!strcmp(a, "--list")) {
-			list_policies();
-			rc = 0;
-			goto out;
-		} else if ((!strcmp(a, "-p") || !strcmp(a, "--policy")) && i + 1 < argc) {
-			specs[nspecs++] = argv[++i];
-		} else if (!strcmp(a, "--format") && i + 1 < argc) {
-			a = argv[++i];
-			if (out_format_parse(a, &fmt)) {
-				rc = usage_error(replay_usage, "--format takes text, csv or json, not '%s'", a);
-				goto out;
-			}
-		} else if (!strcmp(a, "--bench") && i + 1 < argc) {
-			char *end;
-
-			bench_rounds = (int)strtol(argv[++i], &end, 10);
-			if (*end || bench_rounds < 1) {
-				rc = usage_error(replay_usage, "--bench takes a number of rounds, not '%s'",
-						 argv[i]);
-				goto out;
-			}
-		} else if (!strcmp(a, "--show") && i + 1 < argc) {
-			char *end;
-
-			show = (int)strtol(argv[++i], &end, 10);
-			if (*end || show < 0) {
-				rc = usage_error(replay_usage, "--show takes a number, not '%s'", argv[i]);
-				goto out;
-			}
-		} else if (a[0] == '-') {
-			rc = usage_error(replay_usage, "unknown or incomplete option '%s'", a);
-			goto out;
-		} else if (!path) {
-			path = a;
-		} else {
-			rc = usage_error(replay_usage, "one database at a time ('%s')", a);
-			goto out;
-		}
-	}
-	if (!path) {
-		rc = usage_error(replay_usage, "no database given");
+	rc = 1;
+	pols = calloc(specs.n + builtin_npolicies + 1, sizeof(*pols));
+	if (!pols) {
+		rc = error("out of memory");
 		goto out;
 	}
 	if (policies_check(builtin_policies, builtin_npolicies)) {
@@ -347,13 +307,16 @@ int cmd_replay(int argc, const char **argv)
 		rc = error_last();
 		goto out;
 	}
-	if (!nspecs)
+	if (!specs.n)
 		for (i = 1; i < builtin_npolicies; i++)
-			specs[nspecs++] = builtin_policies[i]->name;
-	for (i = 0; i < nspecs; i++) {
-		if (!strcmp(specs[i], "v6.18"))
+			if (cli_list_add(&specs, builtin_policies[i]->name)) {
+				rc = error("out of memory");
+				goto out;
+			}
+	for (i = 0; i < specs.n; i++) {
+		if (!strcmp(specs.items[i], "v6.18"))
 			continue;
-		if (policy_open(specs[i], &pols[npols])) {
+		if (policy_open(specs.items[i], &pols[npols])) {
 			rc = error_last();
 			goto out;
 		}
@@ -407,6 +370,6 @@ out:
 	vms_db_close(db);
 	free(all);
 	free(pols);
-	free(specs);
+	cli_list_release(&specs);
 	return rc;
 }
