@@ -44,6 +44,20 @@ static const struct cli_help record_help = {
 		"error. See docs/record.md.\n",
 };
 
+/* -b KB: 0 (leave the new instance's buffers as the kernel sizes them), or 64 KiB to 4 GiB. */
+static int parse_buffer_kb(const char *s, void *value)
+{
+	char *end;
+	long kb;
+
+	errno = 0;
+	kb = strtol(s, &end, 10);
+	if (!*s || *end || errno || (kb && kb < 64) || kb < 0 || kb > 4194304)
+		return -1;
+	*(unsigned int *)value = (unsigned int)kb;
+	return 0;
+}
+
 static volatile sig_atomic_t stop_signal;
 
 static void on_stop(int sig)
@@ -99,7 +113,7 @@ static pid_t start_command(const char **argv)
 
 int cmd_record(int argc, const char **argv)
 {
-	struct live_options lopt = { 0 };
+	struct live_options lopt = { .buffer_kb = 16384 };
 	const char *output = NULL, *memcg = NULL, **command = NULL, *recover = NULL;
 	double duration = 0, interval_ms = 100, t0, last_status = 0, last_commit, capture_cpu;
 	int force = 0, quiet = 0, rc = 1, child_status = 0, tty = isatty(2), decode_tried = 0;
@@ -111,7 +125,6 @@ int cmd_record(int argc, const char **argv)
 	struct utsname un;
 	char *cmdline;
 	struct cli_list events = { 0 };
-	int buffer_kb = 16384;
 	const struct cli_option opts[] = {
 		OPT_STRING('o', "output", &output, "DB", "database to write (required)"),
 		OPT_BOOL('f', "force", &force, "replace DB if it exists"),
@@ -124,8 +137,9 @@ int cmd_record(int argc, const char **argv)
 			   "milliseconds"),
 		OPT_STRING('m', "memcg", &memcg, "PATH",
 			   "also sample PATH/memory.stat (cgroup v1 or v2 directory)"),
-		OPT_INT('b', "buffer-kb", &buffer_kb, "KB", "ring buffer per CPU (default 16384)",
-			64, 4194304),
+		OPT_CALLBACK('b', "buffer-kb", &lopt.buffer_kb, "KB",
+			     "ring buffer per CPU (default 16384; 0: the kernel's)", parse_buffer_kb,
+			     "0 or a whole number of KiB from 64 to 4194304"),
 		OPT_BOOL('q', "quiet", &quiet, "no live status line and no summary"),
 		OPT_STRING(0, "recover", &recover, "DB",
 			   "decode the pages a recorder that died (SIGKILL, crash)\n"
@@ -141,7 +155,6 @@ int cmd_record(int argc, const char **argv)
 	rc = 1;
 	lopt.events = events.items;	/* freed at the end, as lopt.events */
 	lopt.nevents = events.n;
-	lopt.buffer_kb = buffer_kb;
 	if (recover) {
 		uint64_t n;
 
