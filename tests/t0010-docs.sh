@@ -84,16 +84,18 @@ help_options() {
 }
 
 # doc_options CMD: the option names in the terms of the OPTIONS section of
-# docs/CMD.md (lines starting with `-...`), one a line, sorted.
+# docs/CMD.md (a line starting with `-...` followed by its ":   "
+# definition), one a line, sorted.
 doc_options() {
 	doc_section "$DOCS/$1.md" OPTIONS | awk '
-		/^`-/ {
-			s = $0
+		/^:   / && term ~ /^`-/ {
+			s = term
 			while (match(s, /`-[^`]*`/)) {
 				print substr(s, RSTART + 1, RLENGTH - 2)
 				s = substr(s, RSTART + RLENGTH)
 			}
-		}' | sort -u
+		}
+		{ term = $0 }' | sort -u
 }
 
 test_expect_success 'docs pages exist' '
