@@ -65,6 +65,7 @@ LIB_OBJS += analyze/report-episodes.o
 LIB_OBJS += analyze/report-kswapd-failures.o
 LIB_OBJS += analyze/report-ratio.o
 LIB_OBJS += analyze/report-refaults.o
+LIB_OBJS += analyze/report-replay.o
 LIB_OBJS += analyze/report-sections.o
 LIB_OBJS += analyze/report-shrinkers.o
 LIB_OBJS += analyze/report-summary.o

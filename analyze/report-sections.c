@@ -15,6 +15,7 @@ const struct report_section report_sections[] = {
 	{ "throttle", report_throttle, "reclaim throttling by reason and task" },
 	{ "shrinkers", report_shrinkers, "per-shrinker calls, scanned, freed, deferred" },
 	{ "audit", report_audit, "trace totals against vmstat deltas" },
+	{ "replay", report_replay, "what vmscope replay stored: agreement, where policies differ" },
 };
 
 const int report_nsections = sizeof(report_sections) / sizeof(report_sections[0]);

@@ -39,6 +39,7 @@ int report_kswapd_failures(struct vms_window *ctx, struct out *o);
 int report_throttle(struct vms_window *ctx, struct out *o);
 int report_shrinkers(struct vms_window *ctx, struct out *o);
 int report_audit(struct vms_window *ctx, struct out *o);
+int report_replay(struct vms_window *ctx, struct out *o);
 
 /* --- helpers shared by the sections (report-util.c) --- */
 
