@@ -6,9 +6,13 @@
  * the two cannot drift apart (tests/t0010-docs.sh checks the docs pages
  * against that help).
  *
- * Protocol (in a cmd_NAME(argc, argv)):
+ * Protocol (in a cmd_NAME(argc, argv); cli.h includes this header):
  *  1. A `struct cli_help` with the synopsis lines ("vmscope NAME ..."), the
- *     paragraph under them and the text under the options.
+ *     paragraph under them and the text under the options. The value checks
+ *     and their messages come with the types: OPT_SECONDS refuses inf, nan,
+ *     1e300 and negative times, OPT_FORMAT anything but text/csv/json,
+ *     OPT_WINDOW a --to before --from. After the parse, a check of the
+ *     command's own reports with cli_usage_error(opts, &help, ...).
  *  2. `const struct cli_option opts[] = { OPT_STRING('o', "output", &path,
  *     "DB", "database to write"), ..., OPT_ARG("DB", "database", &db), OPT_END() };`
  *     -h/--help is added by the parser.
