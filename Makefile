@@ -69,6 +69,7 @@ LIB_OBJS += analyze/kf-zero-runs.o
 LIB_OBJS += analyze/report-kswapd-failures.o
 LIB_OBJS += analyze/report-ratio.o
 LIB_OBJS += analyze/report-refaults.o
+LIB_OBJS += analyze/report-replay.o
 LIB_OBJS += analyze/report-sections.o
 LIB_OBJS += analyze/report-shrinkers.o
 LIB_OBJS += analyze/report-summary.o
@@ -127,6 +128,7 @@ LIB_OBJS += record/text-line.o
 LIB_OBJS += record/text-payload.o
 
 CMD_OBJS += main.o
+CMD_OBJS += cli/parse-options.o
 CMD_OBJS += record/cmd-import.o
 CMD_OBJS += record/cmd-record.o
 CMD_OBJS += analyze/cmd-compare.o
@@ -137,6 +139,7 @@ CMD_OBJS += plots/cmd-plot.o
 CMD_OBJS += replay/cmd-replay.o
 
 UNIT_TESTS = tests/unit/u-text-line tests/unit/u-text-payload tests/unit/u-json tests/unit/u-policies
+UNIT_TESTS += tests/unit/u-parse-options
 
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 
@@ -158,6 +161,10 @@ vmscope: $(CMD_OBJS) libvms.a
 
 tests/unit/%: tests/unit/%.o libvms.a
 	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $< libvms.a $(LIBS)
+
+# The parser is CLI code (not in libvms.a); the test brings its own error().
+tests/unit/u-parse-options: tests/unit/u-parse-options.o cli/parse-options.o libvms.a
+	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $< cli/parse-options.o libvms.a $(LIBS)
 
 lib: libvms.a
 test-tools: $(UNIT_TESTS)

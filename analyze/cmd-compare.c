@@ -20,24 +20,18 @@
 #include "report.h"
 #include "vmstat-metrics.h"
 
-static const char compare_usage[] =
-	"usage: vmscope compare A.db B.db [options]\n"
-	"\n"
-	"Compare two runs side by side, A before and B after, in the layout of\n"
-	"kernel changelogs: vmstat metrics, the same from the trace, the\n"
-	"slab/file LRU ratio, direct/memcg/kswapd episodes and event rates, with\n"
-	"the change 100*(B-A)/A.\n"
-	"\n"
-	"  --format F      text (default), csv or json\n"
-	"  --from S        start of the window, seconds from the start of each run\n"
-	"  --to S          end of the window, seconds from the start of each run\n"
-	"  -h, --help      this help\n"
-	"\n"
-	"Rows ending in 'per s' are totals divided by the run's window (vmstat\n"
-	"deltas by T), so that runs of different lengths compare. '-' is a value\n"
-	"a run cannot give (a counter its kernel lacks, no counter samples, an\n"
-	"event not traced), or a change from A = 0; the notes say which. Exit\n"
-	"status: 0 done; 1 a database unreadable; 2 usage error. See docs/compare.md.\n";
+static const struct cli_help compare_help = {
+	.synopsis = { "vmscope compare A.db B.db [options]" },
+	.about = "Compare two runs side by side, A before and B after, in the layout of\n"
+		 "kernel changelogs: vmstat metrics, the same from the trace, the\n"
+		 "slab/file LRU ratio, direct/memcg/kswapd episodes and event rates, with\n"
+		 "the change 100*(B-A)/A.\n",
+	.more = "Rows ending in 'per s' are totals divided by the run's window (vmstat\n"
+		"deltas by T), so that runs of different lengths compare. '-' is a value\n"
+		"a run cannot give (a counter its kernel lacks, no counter samples, an\n"
+		"event not traced), or a change from A = 0; the notes say which. Exit\n"
+		"status: 0 done; 1 a database unreadable; 2 usage error. See docs/compare.md.\n",
+};
 
 static const char *const run_letter[2] = { "A", "B" };
 
@@ -62,14 +56,6 @@ struct event_count {
 	long long win[2];		/* events in the window */
 	long long all[2];		/* events in the whole run */
 };
-
-static int parse_seconds(const char *s, double *out)
-{
-	char *end;
-
-	*out = strtod(s, &end);
-	return *s && !*end && *out >= 0 ? 0 : -1;
-}
 
 /* The window of `vmscope report` (cmd-report.c's init_ctx), per run. */
 static int init_run(struct run *r, double from_s, double to_s, int has_from, int has_to)
@@ -719,44 +705,22 @@ static int build(struct cmp *c)
 
 int cmd_compare(int argc, const char **argv)
 {
-	int has_from = 0, has_to = 0, npaths = 0, rc = 0, i, k;
 	enum out_format fmt = OUT_TEXT;
-	struct cmp c = { 0 };
-	double from_s = 0, to_s = 0;
+	struct cli_window win = { 0 };
 	const char *paths[2] = { NULL, NULL };
+	struct cmp c = { 0 };
 	struct out *o;
+	int rc, k;
+	const struct cli_option opts[] = {
+		OPT_FORMAT(&fmt),
+		OPT_WINDOW(&win, "each run"),
+		OPT_ARG("A.db", "database A (before)", &paths[0]),
+		OPT_ARG("B.db", "database B (after)", &paths[1]),
+		OPT_END(),
+	};
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (is_help(a))
-			return show_help(compare_usage);
-		if (!strcmp(a, "--format") && i + 1 < argc) {
-			a = argv[++i];
-			if (out_format_parse(a, &fmt))
-				return usage_error(compare_usage, "--format takes text, csv or json, not '%s'",
-						   a);
-		} else if ((!strcmp(a, "--from") || !strcmp(a, "--to")) && i + 1 < argc) {
-			double *s = a[2] == 'f' ? &from_s : &to_s;
-
-			if (parse_seconds(argv[i + 1], s))
-				return usage_error(compare_usage, "%s takes seconds (>= 0), not '%s'", a,
-						   argv[i + 1]);
-			*(a[2] == 'f' ? &has_from : &has_to) = 1;
-			i++;
-		} else if (a[0] == '-' && a[1]) {
-			return usage_error(compare_usage, "unknown or incomplete option '%s'", a);
-		} else if (npaths < 2) {
-			paths[npaths++] = a;
-		} else {
-			return usage_error(compare_usage, "compare takes two databases, not a third ('%s')", a);
-		}
-	}
-	if (npaths < 2)
-		return usage_error(compare_usage, "compare takes two databases, A and B; %s",
-				   npaths ? "only one given" : "none given");
-	if (has_from && has_to && to_s < from_s)
-		return usage_error(compare_usage, "--to %g is before --from %g", to_s, from_s);
+	if (cli_parse_options(argc, argv, opts, &compare_help, &rc))
+		return rc;
 
 	for (k = 0; k < 2; k++) {
 		c.r[k].path = paths[k];
@@ -765,7 +729,7 @@ int cmd_compare(int argc, const char **argv)
 			rc = error("%s: %s", run_letter[k], vms_last_error());
 			goto out;
 		}
-		if (init_run(&c.r[k], from_s, to_s, has_from, has_to)) {
+		if (init_run(&c.r[k], win.from, win.to, win.has_from, win.has_to)) {
 			rc = error("%s: %s", run_letter[k], vms_last_error());
 			goto out;
 		}

@@ -14,16 +14,13 @@
 #include "vms.h"
 #include "cli.h"
 
-static const char info_usage[] =
-	"usage: vmscope info DB\n"
-	"\n"
-	"Show what a vmscope database holds: source, kernel, trace clock, time span,\n"
-	"events per type, lost events, unreadable lines, tasks and counter sources.\n"
-	"\n"
-	"  -h, --help   this help\n"
-	"\n"
-	"Exit status: 0 shown; 1 DB cannot be read (not a vmscope database, another\n"
-	"schema version, corrupt); 2 usage error. See docs/info.md.\n";
+static const struct cli_help info_help = {
+	.synopsis = { "vmscope info DB" },
+	.about = "Show what a vmscope database holds: source, kernel, trace clock, time span,\n"
+		 "events per type, lost events, unreadable lines, tasks and counter sources.\n",
+	.more = "Exit status: 0 shown; 1 DB cannot be read (not a vmscope database, another\n"
+		"schema version, corrupt); 2 usage error. See docs/info.md.\n",
+};
 
 static const char *col_text(sqlite3_stmt *st, int i, const char *dflt)
 {
@@ -144,21 +141,22 @@ static void show_simple(sqlite3 *sql, const char *title, const char *query, cons
 
 int cmd_info(int argc, const char **argv)
 {
+	const char *path = NULL;
 	struct vms_db *db;
 	sqlite3 *sql;
-	int rc = 0;
+	int rc;
+	const struct cli_option opts[] = {
+		OPT_ARG("DB", "database", &path),
+		OPT_END(),
+	};
 
-	if (argc == 2 && is_help(argv[1]))
-		return show_help(info_usage);
-	if (argc != 2)
-		return usage_error(info_usage, argc < 2 ? "no database given" : "one database at a time");
-	if (argv[1][0] == '-')
-		return usage_error(info_usage, "unknown option '%s'", argv[1]);
-	db = vms_db_open(argv[1], VMS_OPEN_READONLY | VMS_OPEN_ANY_STATUS);
+	if (cli_parse_options(argc, argv, opts, &info_help, &rc))
+		return rc;
+	db = vms_db_open(path, VMS_OPEN_READONLY | VMS_OPEN_ANY_STATUS);
 	if (!db)
 		return error_last();
 	sql = vms_db_sql(db);
-	printf("database:     %s (schema %d)\n", argv[1], VMS_SCHEMA_VERSION);
+	printf("database:     %s (schema %d)\n", path, VMS_SCHEMA_VERSION);
 	if (show_run(sql) || show_event_counts(sql)) {
 		rc = error_last();
 		goto out;

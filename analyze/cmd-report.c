@@ -13,31 +13,15 @@
 #include "cli.h"
 #include "report.h"
 
-static const char report_usage[] =
-	"usage: vmscope report DB [SECTION...] [options]\n"
-	"\n"
-	"Compute the reclaim postmortem tables from a vmscope database. With no\n"
-	"SECTION, all sections; `vmscope report --list` names them.\n"
-	"\n"
-	"  --format F      text (default), csv or json\n"
-	"  --from S        start of the window, seconds from the first event\n"
-	"  --to S          end of the window, seconds from the first event\n"
-	"  --table NAME    print only the tables called NAME (e.g. per-task)\n"
-	"  --list          list the sections and exit\n"
-	"  -h, --help      this help\n"
-	"\n"
-	"Text output is aligned for email and changelogs; CSV loads with\n"
-	"`sqlite3 .import` (ask for one section); JSON holds every table with its\n"
-	"columns, units and notes. Exit status: 0 done; 1 DB unreadable or a\n"
-	"section failed; 2 usage error. See docs/report.md.\n";
-
-static int parse_seconds(const char *s, double *out)
-{
-	char *end;
-
-	*out = strtod(s, &end);
-	return *s && !*end && *out >= 0 ? 0 : -1;
-}
+static const struct cli_help report_help = {
+	.synopsis = { "vmscope report DB [SECTION...] [options]", "vmscope report --list" },
+	.about = "Compute the reclaim postmortem tables from a vmscope database. With no\n"
+		 "SECTION, all sections; `vmscope report --list` names them.\n",
+	.more = "Text output is aligned for email and changelogs; CSV loads with\n"
+		"`sqlite3 .import` (ask for one section); JSON holds every table with its\n"
+		"columns, units and notes. Exit status: 0 done; 1 DB unreadable or a\n"
+		"section failed; 2 usage error. See docs/report.md.\n",
+};
 
 static const struct report_section *find_section(const char *name)
 {
@@ -50,15 +34,15 @@ static const struct report_section *find_section(const char *name)
 }
 
 /* Window and run facts every section needs. */
-static int init_ctx(struct vms_window *ctx, double from_s, double to_s, int has_from, int has_to)
+static int init_ctx(struct vms_window *ctx, const struct cli_window *w)
 {
-	if (vms_window_open(ctx, from_s, to_s, has_from, has_to))
+	if (vms_window_open(ctx, w->from, w->to, w->has_from, w->has_to))
 		return -1;
-	if (has_from && ctx->from > ctx->run_end)
-		return vms_error("--from %.3f is after the end of the run (%.3f s long)", from_s,
+	if (w->has_from && ctx->from > ctx->run_end)
+		return vms_error("--from %.3f is after the end of the run (%.3f s long)", w->from,
 				 vms_window_rel_s(ctx, ctx->run_end));
 	if (ctx->to < ctx->from)
-		return vms_error("--to %.3f is before --from %.3f", to_s, from_s);
+		return vms_error("--to %.3f is before --from %.3f", w->to, w->from);
 	return report_derived(ctx);
 }
 
@@ -84,66 +68,52 @@ static void add_meta(struct vms_window *ctx, struct out *o, const char *path)
 
 int cmd_report(int argc, const char **argv)
 {
-	const struct report_section **chosen = calloc(report_nsections + argc, sizeof(*chosen));
-	int nchosen = 0, has_from = 0, has_to = 0, rc = 0, i;
+	const struct report_section **chosen = NULL;
+	struct cli_list names = { 0 };
 	enum out_format fmt = OUT_TEXT;
 	struct vms_window ctx = { 0 };
-	double from_s = 0, to_s = 0;
+	struct cli_window win = { 0 };
 	const char *path = NULL, *only = NULL;
+	int nchosen = 0, list = 0, rc, i;
 	struct out *o;
+	const struct cli_option opts[] = {
+		OPT_FORMAT(&fmt),
+		OPT_WINDOW(&win, "the run"),
+		OPT_STRING(0, "table", &only, "NAME", "print only the tables called NAME (e.g. per-task)"),
+		OPT_MODE(0, "list", &list, "list the sections and exit"),
+		OPT_ARG("DB", "database", &path),
+		OPT_ARG_LIST("SECTION", &names),
+		OPT_END(),
+	};
 
-	if (!chosen)
-		return error("out of memory");
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (is_help(a)) {
-			free(chosen);
-			return show_help(report_usage);
-		}
-		if (!strcmp(a, "--list")) {
-			for (int k = 0; k < report_nsections; k++)
-				printf("%-16s %s\n", report_sections[k].name, report_sections[k].summary);
-			free(chosen);
-			return 0;
-		}
-		if (!strcmp(a, "--format") && i + 1 < argc) {
-			if (out_format_parse(argv[++i], &fmt))
-				goto usage_format;
-		} else if (!strcmp(a, "--table") && i + 1 < argc) {
-			only = argv[++i];
-		} else if (!strcmp(a, "--from") && i + 1 < argc) {
-			if (parse_seconds(argv[++i], &from_s))
-				goto usage_time;
-			has_from = 1;
-		} else if (!strcmp(a, "--to") && i + 1 < argc) {
-			if (parse_seconds(argv[++i], &to_s))
-				goto usage_time;
-			has_to = 1;
-		} else if (a[0] == '-') {
-			free(chosen);
-			return usage_error(report_usage, "unknown or incomplete option '%s'", a);
-		} else if (!path) {
-			path = a;
-		} else if (!(chosen[nchosen++] = find_section(a))) {
-			free(chosen);
-			return usage_error(report_usage, "no section '%s' (see vmscope report --list)", a);
-		}
+	if (cli_parse_options(argc, argv, opts, &report_help, &rc))
+		goto out;
+	if (list) {
+		for (i = 0; i < report_nsections; i++)
+			printf("%-16s %s\n", report_sections[i].name, report_sections[i].summary);
+		goto out;
 	}
-	if (!path) {
-		free(chosen);
-		return usage_error(report_usage, "no database given");
+	chosen = calloc(names.n ? names.n : report_nsections, sizeof(*chosen));
+	if (!chosen) {
+		rc = error("out of memory");
+		goto out;
 	}
+	for (i = 0; i < names.n; i++)
+		if (!(chosen[nchosen++] = find_section(names.items[i]))) {
+			rc = cli_usage_error(opts, &report_help, "no section '%s' (see vmscope report --list)",
+					     names.items[i]);
+			goto out;
+		}
 	if (!nchosen)
 		for (i = 0; i < report_nsections; i++)
 			chosen[nchosen++] = &report_sections[i];
 
 	ctx.db = vms_db_open(path, VMS_OPEN_READONLY);
 	if (!ctx.db) {
-		free(chosen);
-		return error_last();
+		rc = error_last();
+		goto out;
 	}
-	if (init_ctx(&ctx, from_s, to_s, has_from, has_to)) {
+	if (init_ctx(&ctx, &win)) {
 		rc = error_last();
 		goto out;
 	}
@@ -164,12 +134,7 @@ int cmd_report(int argc, const char **argv)
 		rc = error("cannot write the report to standard output");
 out:
 	vms_db_close(ctx.db);
+	cli_list_release(&names);
 	free(chosen);
 	return rc;
-usage_format:
-	free(chosen);
-	return usage_error(report_usage, "--format takes text, csv or json, not '%s'", argv[i]);
-usage_time:
-	free(chosen);
-	return usage_error(report_usage, "%s takes seconds (>= 0), not '%s'", argv[i - 1], argv[i]);
 }

@@ -18,7 +18,8 @@
 	SECTION("kswapd-failures", kswapd_failures, "kswapd failure episodes per node") \
 	SECTION("throttle", throttle, "reclaim throttling by reason and task")	\
 	SECTION("shrinkers", shrinkers, "per-shrinker calls, scanned, freed, deferred") \
-	SECTION("audit", audit, "trace totals against vmstat deltas")
+	SECTION("audit", audit, "trace totals against vmstat deltas") \
+	SECTION("replay", replay, "what vmscope replay stored: agreement, where policies differ")
 
 #define DECLARE_SECTION(name, fn, summary) int report_##fn(struct vms_window *ctx, struct out *o);
 #define LIST_SECTION(name, fn, summary) { name, report_##fn, summary },

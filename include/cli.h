@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cli.h - what the subcommands (cmd-*.c) share: the command entry points,
- * reporting at the edge, and the option parsing helpers. Only cmd-*.c and
- * main.c include this; the library never prints.
+ * reporting at the edge, and the option parser (parse-options.h). Only
+ * cmd-*.c, main.c and cli/ include this; the library never prints.
  */
 #ifndef VMS_CLI_H
 #define VMS_CLI_H
 
 #include <stdio.h>
+
+#include "parse-options.h"
 
 /* Exit codes: 0 success, 1 failure, 2 usage error. */
 #define EXIT_USAGE 2
@@ -30,7 +32,11 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error_last(void);
 /* Print "vmscope CMD: ..." on stderr (notes, summaries). */
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Print usage on stderr with an error line. Return: EXIT_USAGE. */
+/*
+ * For a command that writes its usage text by hand (none does now; a
+ * command declares its options for cli_parse_options() instead):
+ * print usage on stderr with an error line. Return: EXIT_USAGE.
+ */
 int usage_error(const char *usage, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Is @arg one of -h, --help? */
 int is_help(const char *arg);

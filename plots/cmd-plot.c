@@ -30,32 +30,23 @@
 #include "cli.h"
 #include "plot.h"
 
-static const char plot_usage[] =
-	"usage: vmscope plot DB KIND [-o FILE] [--compare B.db] [options]\n"
-	"\n"
-	"Draw a gnuplot figure of a vmscope database. KIND is one of:\n"
-	"  ratio      slab and file LRU sizes, slab/page-cache ratio (counters)\n"
-	"  refaults   anon/file refault and activation rates (counters)\n"
-	"  kswapd     kswapd awake per node, failures, node_unreclaimable, reclaim calls\n"
-	"  scan       pages scanned/reclaimed per second, kswapd/direct, file/anon\n"
-	"  stalls     latency distribution of reclaim calls and throttling\n"
-	"  lru        LRU list sizes; free pages against the watermarks (counters)\n"
-	"  shrinkers  objects scanned/freed per second by the top shrinkers\n"
-	"  replay     decisions replayed policies would have taken differently (after replay)\n"
-	"\n"
-	"  -o FILE         output; .png, .svg or .txt (80x25 text) (default KIND.png)\n"
-	"  --size WxH      image size in pixels for .png and .svg (default 900x600)\n"
-	"  --compare B.db  overlay a second run; the legend names both\n"
-	"  --from S        start of the window, seconds from the start of the run\n"
-	"  --to S          end of the window, seconds from the start of the run\n"
-	"  --keep DIR      leave the gnuplot script and its .dat files in DIR\n"
-	"  --list          list the kinds and exit\n"
-	"  -h, --help      this help\n"
-	"\n"
-	"Needs gnuplot (Debian: apt-get install gnuplot-nox). The scripts are\n"
-	"looked up in $VMSCOPE_PLOTDIR, then plots/ next to the vmscope binary, then\n"
-	"/usr/local/share/vmscope/plots. Exit status: 0 done; 1 DB unreadable, data\n"
-	"missing or gnuplot failed; 2 usage error. See docs/plot.md.\n";
+static const struct cli_help plot_help = {
+	.synopsis = { "vmscope plot DB KIND [-o FILE] [--compare B.db] [options]",
+		      "vmscope plot --list" },
+	.about = "Draw a gnuplot figure of a vmscope database. KIND is one of:\n"
+		 "  ratio      slab and file LRU sizes, slab/page-cache ratio (counters)\n"
+		 "  refaults   anon/file refault and activation rates (counters)\n"
+		 "  kswapd     kswapd awake per node, failures, node_unreclaimable, reclaim calls\n"
+		 "  scan       pages scanned/reclaimed per second, kswapd/direct, file/anon\n"
+		 "  stalls     latency distribution of reclaim calls and throttling\n"
+		 "  lru        LRU list sizes; free pages against the watermarks (counters)\n"
+		 "  shrinkers  objects scanned/freed per second by the top shrinkers\n"
+		 "  replay     decisions replayed policies would have taken differently (after replay)\n",
+	.more = "Needs gnuplot (Debian: apt-get install gnuplot-nox). The scripts are\n"
+		"looked up in $VMSCOPE_PLOTDIR, then plots/ next to the vmscope binary, then\n"
+		"/usr/local/share/vmscope/plots. Exit status: 0 done; 1 DB unreadable, data\n"
+		"missing or gnuplot failed; 2 usage error. See docs/plot.md.\n",
+};
 
 #define DEFAULT_WIDTH 900
 #define DEFAULT_HEIGHT 600
@@ -64,16 +55,15 @@ static const char plot_usage[] =
 
 static const char *const format_ext[] = { "png", "svg", "txt" };
 
-static int parse_seconds(const char *s, double *out)
-{
-	char *end;
+struct image_size {
+	int width, height;
+	int given;			/* --size was given */
+};
 
-	*out = strtod(s, &end);
-	return *s && !*end && *out >= 0 ? 0 : -1;
-}
-
-static int parse_size(const char *s, int *w, int *h)
+/* --size WIDTHxHEIGHT into a struct image_size. Return: 0, or -1 (the parser says why). */
+static int parse_size(const char *s, void *value)
 {
+	struct image_size *size = value;
 	char *end;
 	long a, b;
 
@@ -85,8 +75,9 @@ static int parse_size(const char *s, int *w, int *h)
 	b = strtol(s, &end, 10);
 	if (end == s || *end || errno || a < 100 || b < 100 || a > 10000 || b > 10000)
 		return -1;
-	*w = a;
-	*h = b;
+	size->width = a;
+	size->height = b;
+	size->given = 1;
 	return 0;
 }
 
@@ -395,63 +386,43 @@ static int deliver(const char *made, const char *dest, int keep)
 int cmd_plot(int argc, const char **argv)
 {
 	const char *path = NULL, *kind_name = NULL, *output = NULL, *compare = NULL, *keep = NULL;
-	int width = DEFAULT_WIDTH, height = DEFAULT_HEIGHT, has_size = 0, has_from = 0, has_to = 0;
 	char *gnuplot = NULL, *plotdir = NULL, *workdir = NULL, *made = NULL, *script = NULL;
+	struct image_size size = { DEFAULT_WIDTH, DEFAULT_HEIGHT, 0 };
 	struct plot_run runs[2] = { 0 };
 	struct plot_job job = { 0 };
 	const struct plot_kind *kind;
 	struct vms_buf vars = { 0 }, out = { 0 };
-	double from_s = 0, to_s = 0;
+	struct cli_window win = { 0 };
+	int width, height, list = 0, rc = 1, status;
 	char tmpl[PATH_MAX];
-	int rc = 1, status, i;
+	const struct cli_option opts[] = {
+		OPT_STRING('o', "output", &output, "FILE",
+			   "output; .png, .svg or .txt (80x25 text) (default KIND.png)"),
+		OPT_CALLBACK(0, "size", &size, "WxH",
+			     "image size in pixels for .png and .svg (default 900x600)", parse_size,
+			     "WIDTHxHEIGHT in pixels (100 to 10000 each)"),
+		OPT_STRING(0, "compare", &compare, "B.db", "overlay a second run; the legend names both"),
+		OPT_WINDOW(&win, "the run"),
+		OPT_STRING(0, "keep", &keep, "DIR", "leave the gnuplot script and its .dat files in DIR"),
+		OPT_MODE(0, "list", &list, "list the kinds and exit"),
+		OPT_ARG("DB", "database", &path),
+		OPT_ARG("KIND", "plot kind (see vmscope plot --list)", &kind_name),
+		OPT_END(),
+	};
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (is_help(a))
-			return show_help(plot_usage);
-		if (!strcmp(a, "--list")) {
-			for (int k = 0; k < plot_nkinds; k++)
-				printf("%-10s %s\n", plot_kinds[k]->name, plot_kinds[k]->summary);
-			return 0;
-		}
-		if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc) {
-			output = argv[++i];
-		} else if (!strcmp(a, "--size") && i + 1 < argc) {
-			if (parse_size(argv[++i], &width, &height))
-				return usage_error(plot_usage, "--size takes WIDTHxHEIGHT in pixels"
-						   " (100 to 10000 each), not '%s'", argv[i]);
-			has_size = 1;
-		} else if (!strcmp(a, "--compare") && i + 1 < argc) {
-			compare = argv[++i];
-		} else if (!strcmp(a, "--keep") && i + 1 < argc) {
-			keep = argv[++i];
-		} else if ((!strcmp(a, "--from") || !strcmp(a, "--to")) && i + 1 < argc) {
-			int is_from = !strcmp(a, "--from");
-
-			if (parse_seconds(argv[++i], is_from ? &from_s : &to_s))
-				return usage_error(plot_usage, "%s takes seconds (>= 0), not '%s'", a,
-						   argv[i]);
-			*(is_from ? &has_from : &has_to) = 1;
-		} else if (a[0] == '-' && a[1]) {
-			return usage_error(plot_usage, "unknown or incomplete option '%s'", a);
-		} else if (!path) {
-			path = a;
-		} else if (!kind_name) {
-			kind_name = a;
-		} else {
-			return usage_error(plot_usage, "one DB and one KIND, not '%s' too", a);
-		}
+	if (cli_parse_options(argc, argv, opts, &plot_help, &rc))
+		return rc;
+	if (list) {
+		for (int k = 0; k < plot_nkinds; k++)
+			printf("%-10s %s\n", plot_kinds[k]->name, plot_kinds[k]->summary);
+		return 0;
 	}
-	if (!path)
-		return usage_error(plot_usage, "no database given");
-	if (!kind_name)
-		return usage_error(plot_usage, "no KIND given (see vmscope plot --list)");
+	width = size.width;
+	height = size.height;
 	kind = plot_kind_find(kind_name);
 	if (!kind)
-		return usage_error(plot_usage, "no plot kind '%s' (see vmscope plot --list)", kind_name);
-	if (has_from && has_to && to_s < from_s)
-		return usage_error(plot_usage, "--to %g is before --from %g", to_s, from_s);
+		return cli_usage_error(opts, &plot_help, "no plot kind '%s' (see vmscope plot --list)",
+				       kind_name);
 	if (!output) {
 		static char def[64];
 
@@ -459,12 +430,12 @@ int cmd_plot(int argc, const char **argv)
 		output = def;
 	}
 	if (format_of(output, &job.fmt))
-		return usage_error(plot_usage, "cannot tell the format of '%s': name it .png, .svg"
-				   " or .txt", output);
+		return cli_usage_error(opts, &plot_help, "cannot tell the format of '%s': name it"
+				       " .png, .svg or .txt", output);
 	if (job.fmt == PLOT_TXT) {
-		if (has_size)
-			return usage_error(plot_usage, "--size is for .png and .svg: text plots are"
-					   " %dx%d characters", TEXT_WIDTH, TEXT_HEIGHT);
+		if (size.given)
+			return cli_usage_error(opts, &plot_help, "--size is for .png and .svg: text"
+					       " plots are %dx%d characters", TEXT_WIDTH, TEXT_HEIGHT);
 		width = TEXT_WIDTH;
 		height = TEXT_HEIGHT;
 	}
@@ -480,13 +451,14 @@ int cmd_plot(int argc, const char **argv)
 		goto out;
 	}
 
-	if (plot_run_open(&runs[0], path, from_s, to_s, has_from, has_to)) {
+	if (plot_run_open(&runs[0], path, win.from, win.to, win.has_from, win.has_to)) {
 		rc = error_last();
 		goto out;
 	}
 	job.run[job.nruns++] = &runs[0];
 	if (compare) {
-		if (plot_run_open(&runs[1], compare, from_s, to_s, has_from, has_to)) {
+		if (plot_run_open(&runs[1], compare, win.from, win.to, win.has_from,
+				  win.has_to)) {
 			rc = error_last();
 			goto out;
 		}

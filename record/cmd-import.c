@@ -16,23 +16,15 @@
 #include "cli.h"
 #include "import.h"
 
-static const char import_usage[] =
-	"usage: vmscope import [options] FILE\n"
-	"\n"
-	"Import a trace into a vmscope database (SQLite).\n"
-	"FILE is a trace-cmd .dat file, a tracefs trace/trace_pipe text, or\n"
-	"`trace-cmd report` output; gzip, zstd and xz compression are undone.\n"
-	"\n"
-	"  -o, --output DB      database to write (default: FILE without extensions + .db)\n"
-	"  -f, --force          replace DB if it exists\n"
-	"      --kernel REL     kernel release, for text traces that do not say\n"
-	"      --show-errors N  bad lines to print on stderr (default 10; all are stored)\n"
-	"  -q, --quiet          no summary on stderr\n"
-	"  -h, --help           this help\n"
-	"\n"
-	"Exit status: 0 imported completely; 1 nothing imported, or the source was\n"
-	"damaged (truncated, unreadable lines): what could be read is kept and the\n"
-	"run is marked incomplete; 2 usage error. See docs/import.md.\n";
+static const struct cli_help import_help = {
+	.synopsis = { "vmscope import [options] FILE" },
+	.about = "Import a trace into a vmscope database (SQLite).\n"
+		 "FILE is a trace-cmd .dat file, a tracefs trace/trace_pipe text, or\n"
+		 "`trace-cmd report` output; gzip, zstd and xz compression are undone.\n",
+	.more = "Exit status: 0 imported completely; 1 nothing imported, or the source was\n"
+		"damaged (truncated, unreadable lines): what could be read is kept and the\n"
+		"run is marked incomplete; 2 usage error. See docs/import.md.\n",
+};
 
 static const unsigned char dat_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
@@ -114,7 +106,7 @@ int cmd_import(int argc, const char **argv)
 	struct import_options opt = { .max_reported_errors = 10 };
 	const char *file = NULL, *output = NULL, *kernel = NULL;
 	char *out_alloc = NULL, *detail = NULL, *tmp = NULL, *partial = NULL, *cmdline;
-	int force = 0, quiet = 0, rc = 1, is_dat, i;
+	int force = 0, quiet = 0, rc = 1, is_dat;
 	struct vms_input *in = NULL;
 	struct vms_sink *sink = NULL;
 	struct vms_db *db = NULL;
@@ -122,38 +114,21 @@ int cmd_import(int argc, const char **argv)
 	double t0 = vms_now();
 	long long dat_size = 0;
 	size_t nhead;
+	const struct cli_option opts[] = {
+		OPT_STRING('o', "output", &output, "DB",
+			   "database to write (default: FILE without extensions + .db)"),
+		OPT_BOOL('f', "force", &force, "replace DB if it exists"),
+		OPT_STRING(0, "kernel", &kernel, "REL", "kernel release, for text traces that do not say"),
+		OPT_INT(0, "show-errors", &opt.max_reported_errors, "N",
+			"bad lines to print on stderr (default 10; all are stored)", 0, 1000000),
+		OPT_BOOL('q', "quiet", &quiet, "no summary on stderr"),
+		OPT_ARG("FILE", "input file", &file),
+		OPT_END(),
+	};
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (is_help(a))
-			return show_help(import_usage);
-		if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc)
-			output = argv[++i];
-		else if (!strcmp(a, "-f") || !strcmp(a, "--force"))
-			force = 1;
-		else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
-			quiet = 1;
-		else if (!strcmp(a, "--kernel") && i + 1 < argc)
-			kernel = argv[++i];
-		else if (!strcmp(a, "--show-errors") && i + 1 < argc) {
-			char *end;
-			long n = strtol(argv[++i], &end, 10);
-
-			if (*end || end == argv[i] || n < 0 || n > 1000000)
-				return usage_error(import_usage, "--show-errors takes a number, not '%s'",
-						   argv[i]);
-			opt.max_reported_errors = (int)n;
-		}
-		else if (a[0] == '-' && a[1])
-			return usage_error(import_usage, "unknown or incomplete option '%s'", a);
-		else if (!file)
-			file = a;
-		else
-			return usage_error(import_usage, "more than one input file ('%s')", a);
-	}
-	if (!file)
-		return usage_error(import_usage, "no input file");
+	if (cli_parse_options(argc, argv, opts, &import_help, &rc))
+		return rc;
+	rc = 1;
 	opt.display_path = file;
 	opt.quiet = quiet;
 	if (!output && !(output = out_alloc = default_output(file)))

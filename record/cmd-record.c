@@ -23,55 +23,46 @@
 #include "live.h"
 #include "recover.h"
 
-static const char record_usage[] =
-	"usage: vmscope record -o DB [options] [-- COMMAND [ARGS...]]\n"
-	"   or: vmscope record --recover DB\n"
-	"\n"
-	"Record the kernel's reclaim live: vmscan and writeback trace events (and\n"
-	"kmem:mm_page_alloc_extfrag) from a private tracefs instance, plus /proc/vmstat,\n"
-	"/proc/meminfo, /proc/zoneinfo, per-node vmstat and a memcg's memory.stat\n"
-	"sampled on the same clock (mono). Needs root.\n"
-	"\n"
-	"  -o, --output DB       database to write (required)\n"
-	"  -f, --force           replace DB if it exists\n"
-	"  -e, --event EV        record EV ('system' or 'system:event') instead of the\n"
-	"                        default set; repeatable\n"
-	"  -d, --duration S      stop after S seconds\n"
-	"  -i, --interval MS     counter sampling and buffer drain interval (default 100)\n"
-	"  -m, --memcg PATH      also sample PATH/memory.stat (cgroup v1 or v2 directory)\n"
-	"  -b, --buffer-kb KB    ring buffer per CPU (default 16384)\n"
-	"  -q, --quiet           no live status line and no summary\n"
-	"      --recover DB      decode the pages a recorder that died (SIGKILL, crash)\n"
-	"                        left next to DB (DB.spool-PID) and finish DB\n"
-	"  -h, --help            this help\n"
-	"\n"
-	"While recording, vmscope only copies the ring-buffer pages into DB.spool-PID\n"
-	"(as cheap as trace-cmd record); when the recording stops they are decoded\n"
-	"into DB, with a progress line, and the spool is deleted.\n"
-	"\n"
-	"With -- COMMAND, records while COMMAND runs (COMMAND is not moved into a\n"
-	"memcg: -m only samples one) and exits with its exit status; a recording\n"
-	"stopped first (--duration, a signal) sends COMMAND SIGTERM. Otherwise records\n"
-	"until --duration or Ctrl-C (SIGINT, SIGTERM, SIGHUP), which keep every event\n"
-	"read so far. Exit status: 0 recorded; 1 failure to start (no root, no\n"
-	"tracefs, missing event: DB is not created or replaced) or an error while\n"
-	"recording (what was recorded is kept, the run marked incomplete); 2 usage\n"
-	"error. See docs/record.md.\n";
+static const struct cli_help record_help = {
+	.synopsis = { "vmscope record -o DB [options] [-- COMMAND [ARGS...]]",
+		      "vmscope record --recover DB" },
+	.about = "Record the kernel's reclaim live: vmscan and writeback trace events (and\n"
+		 "kmem:mm_page_alloc_extfrag) from a private tracefs instance, plus /proc/vmstat,\n"
+		 "/proc/meminfo, /proc/zoneinfo, per-node vmstat and a memcg's memory.stat\n"
+		 "sampled on the same clock (mono). Needs root.\n",
+	.more = "While recording, vmscope only copies the ring-buffer pages into DB.spool-PID\n"
+		"(as cheap as trace-cmd record); when the recording stops they are decoded\n"
+		"into DB, with a progress line, and the spool is deleted.\n"
+		"\n"
+		"With -- COMMAND, records while COMMAND runs (COMMAND is not moved into a\n"
+		"memcg: -m only samples one) and exits with its exit status; a recording\n"
+		"stopped first (--duration, a signal) sends COMMAND SIGTERM. Otherwise records\n"
+		"until --duration or Ctrl-C (SIGINT, SIGTERM, SIGHUP), which keep every event\n"
+		"read so far. Exit status: 0 recorded; 1 failure to start (no root, no\n"
+		"tracefs, missing event: DB is not created or replaced) or an error while\n"
+		"recording (what was recorded is kept, the run marked incomplete); 2 usage\n"
+		"error. See docs/record.md.\n",
+};
+
+/* -b KB: 0 (leave the new instance's buffers as the kernel sizes them), or 64 KiB to 4 GiB. */
+static int parse_buffer_kb(const char *s, void *value)
+{
+	char *end;
+	long kb;
+
+	errno = 0;
+	kb = strtol(s, &end, 10);
+	if (!*s || *end || errno || (kb && kb < 64) || kb < 0 || kb > 4194304)
+		return -1;
+	*(unsigned int *)value = (unsigned int)kb;
+	return 0;
+}
 
 static volatile sig_atomic_t stop_signal;
 
 static void on_stop(int sig)
 {
 	stop_signal = sig;
-}
-
-/* A number, all of @s. Return: 0, or -1. */
-static int parse_number(const char *s, double *out)
-{
-	char *end;
-
-	*out = strtod(s, &end);
-	return *s && !*end && *out >= 0 ? 0 : -1;
 }
 
 /* Bytes of @path and its -wal file. */
@@ -125,7 +116,7 @@ int cmd_record(int argc, const char **argv)
 	struct live_options lopt = { .buffer_kb = 16384 };
 	const char *output = NULL, *memcg = NULL, **command = NULL, *recover = NULL;
 	double duration = 0, interval_ms = 100, t0, last_status = 0, last_commit, capture_cpu;
-	int force = 0, quiet = 0, rc = 1, child_status = 0, i, tty = isatty(2), decode_tried = 0;
+	int force = 0, quiet = 0, rc = 1, child_status = 0, tty = isatty(2), decode_tried = 0;
 	struct live_session *live = NULL;
 	struct counters *counters = NULL;
 	struct vms_sink *sink = NULL;
@@ -133,57 +124,43 @@ int cmd_record(int argc, const char **argv)
 	pid_t child = 0;
 	struct utsname un;
 	char *cmdline;
+	struct cli_list events = { 0 };
+	const struct cli_option opts[] = {
+		OPT_STRING('o', "output", &output, "DB", "database to write (required)"),
+		OPT_BOOL('f', "force", &force, "replace DB if it exists"),
+		OPT_STRING_LIST('e', "event", &events, "EV",
+				"record EV ('system' or 'system:event') instead of the\n"
+				"default set; repeatable"),
+		OPT_SECONDS('d', "duration", &duration, "S", "stop after S seconds"),
+		OPT_NUMBER('i', "interval", &interval_ms, "MS",
+			   "counter sampling and buffer drain interval (default 100)", 1, 3600000,
+			   "milliseconds"),
+		OPT_STRING('m', "memcg", &memcg, "PATH",
+			   "also sample PATH/memory.stat (cgroup v1 or v2 directory)"),
+		OPT_CALLBACK('b', "buffer-kb", &lopt.buffer_kb, "KB",
+			     "ring buffer per CPU (default 16384; 0: the kernel's)", parse_buffer_kb,
+			     "0 or a whole number of KiB from 64 to 4194304"),
+		OPT_BOOL('q', "quiet", &quiet, "no live status line and no summary"),
+		OPT_STRING(0, "recover", &recover, "DB",
+			   "decode the pages a recorder that died (SIGKILL, crash)\n"
+			   "left next to DB (DB.spool-PID) and finish DB"),
+		OPT_REST(&command),
+		OPT_END(),
+	};
 
-	lopt.events = calloc(argc, sizeof(*lopt.events));
-	if (!lopt.events)
-		return error("out of memory");
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (is_help(a)) {
-			free(lopt.events);
-			return show_help(record_usage);
-		}
-		if (!strcmp(a, "--")) {
-			command = argv + i + 1;
-			break;
-		}
-		if ((!strcmp(a, "-o") || !strcmp(a, "--output")) && i + 1 < argc)
-			output = argv[++i];
-		else if (!strcmp(a, "-f") || !strcmp(a, "--force"))
-			force = 1;
-		else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
-			quiet = 1;
-		else if ((!strcmp(a, "-e") || !strcmp(a, "--event")) && i + 1 < argc)
-			lopt.events[lopt.nevents++] = argv[++i];
-		else if ((!strcmp(a, "-d") || !strcmp(a, "--duration")) && i + 1 < argc) {
-			if (parse_number(argv[++i], &duration))
-				goto bad_number;
-		} else if ((!strcmp(a, "-i") || !strcmp(a, "--interval")) && i + 1 < argc) {
-			if (parse_number(argv[++i], &interval_ms))
-				goto bad_number;
-		}
-		else if (!strcmp(a, "--recover") && i + 1 < argc)
-			recover = argv[++i];
-		else if ((!strcmp(a, "-m") || !strcmp(a, "--memcg")) && i + 1 < argc)
-			memcg = argv[++i];
-		else if ((!strcmp(a, "-b") || !strcmp(a, "--buffer-kb")) && i + 1 < argc) {
-			double kb;
-
-			if (parse_number(argv[++i], &kb) || kb < 64 || kb > 4194304 || kb != (unsigned)kb)
-				goto bad_number;
-			lopt.buffer_kb = (unsigned int)kb;
-		} else {
-			free(lopt.events);
-			return usage_error(record_usage, "unknown or incomplete option '%s'", a);
-		}
+	if (cli_parse_options(argc, argv, opts, &record_help, &rc)) {
+		cli_list_release(&events);
+		return rc;
 	}
+	rc = 1;
+	lopt.events = events.items;	/* freed at the end, as lopt.events */
+	lopt.nevents = events.n;
 	if (recover) {
 		uint64_t n;
 
 		free(lopt.events);
 		if (output || command)
-			return usage_error(record_usage, "--recover takes no -o and no command");
+			return cli_usage_error(opts, &record_help, "--recover takes no -o and no command");
 		if (record_recover(recover, quiet, &n))
 			return error_last();
 		if (!quiet)
@@ -191,12 +168,10 @@ int cmd_record(int argc, const char **argv)
 			     (unsigned long long)n, recover);
 		return 0;
 	}
-	if (!output || (command && !command[0]) || interval_ms < 1 || duration < 0) {
+	if (!output || (command && !command[0])) {
 		free(lopt.events);
-		return usage_error(record_usage, !output ? "no output database (-o DB)" :
-				   interval_ms < 1 ? "--interval must be at least 1 ms" :
-				   duration < 0 ? "--duration must not be negative" :
-				   "no command after --");
+		return cli_usage_error(opts, &record_help, !output ? "no output database (-o DB)" :
+				       "no command after --");
 	}
 
 	/* stop requests during set-up are honoured once the loop starts */
@@ -367,7 +342,4 @@ out:
 	vms_db_close(db);
 	free(lopt.events);
 	return rc;
-bad_number:
-	free(lopt.events);
-	return usage_error(record_usage, "%s takes a number, not '%s'", argv[i - 1], argv[i]);
 }

@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# t0010-docs.sh - the documentation matches the program: each command page's
-# SYNOPSIS carries the first line of the command's --help, docs/schema.md
-# documents every table, view and column (and index) of a fresh database,
-# `vmscope --help` lists every command that has a page, and every command it
-# lists has a page.
+# t0010-docs.sh - the documentation matches the program: for every command
+# `vmscope --help` lists, its page's SYNOPSIS carries the synopsis lines of
+# the command's --help and its OPTIONS list exactly the options --help lists
+# (as git's t0450 does); docs/schema.md documents every table, view and
+# column (and index) of a fresh database; `vmscope --help` lists every
+# command that has a page, and every command it lists has a page.
 
 . "$(dirname "$0")/test-lib.sh"
 
@@ -60,20 +61,75 @@ db_indexes() {
 		AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name"
 }
 
+# help_synopsis CMD: the synopsis lines of `vmscope CMD --help` (up to the first blank line).
+help_synopsis() {
+	vmscope "$1" --help | awk 'NF == 0 { exit } { print }'
+}
+
+# help_options CMD: the option names (-o, --output) of `vmscope CMD --help`,
+# from the lines of its option list, one a line, sorted.
+help_options() {
+	vmscope "$1" --help | awk '
+		/^  +-/ {
+			col = $0
+			sub(/^ +/, "", col)
+			i = index(col, "  ")
+			if (i)
+				col = substr(col, 1, i - 1)
+			n = split(col, w, /[ ,]+/)
+			for (k = 1; k <= n; k++)
+				if (w[k] ~ /^--?[A-Za-z]/)
+					print w[k]
+		}' | sort -u
+}
+
+# doc_options CMD: the option names in the terms of the OPTIONS section of
+# docs/CMD.md (a line starting with `-...` followed by its ":   "
+# definition), one a line, sorted.
+doc_options() {
+	doc_section "$DOCS/$1.md" OPTIONS | awk '
+		/^:   / && term ~ /^`-/ {
+			s = term
+			while (match(s, /`-[^`]*`/)) {
+				print substr(s, RSTART + 1, RLENGTH - 2)
+				s = substr(s, RSTART + RLENGTH)
+			}
+		}
+		{ term = $0 }' | sort -u
+}
+
 test_expect_success 'docs pages exist' '
 	for f in schema import info record; do
 		test -s "$DOCS/$f.md" || { echo "missing docs/$f.md"; exit 1; }
 	done
 '
 
-for cmd in import info record; do
-	test_expect_success "docs/$cmd.md SYNOPSIS has the first line of 'vmscope $cmd --help'" '
-		help=$(vmscope "$cmd" --help)
-		first=$(printf "%s\n" "$help" | head -n 1)
+test_expect_success 'vmscope --help lists the commands' '
+	help_commands > commands &&
+	test "$(wc -l < commands)" -ge 7 &&
+	for c in import record info report compare plot replay; do
+		grep -qx "$c" commands || { echo "vmscope --help does not list $c"; exit 1; }
+	done
+'
+
+for cmd in $(help_commands); do
+	test_expect_success "docs/$cmd.md SYNOPSIS has the synopsis lines of 'vmscope $cmd --help'" '
+		help_synopsis "$cmd" > want
+		first=$(head -n 1 want)
 		case "$first" in "usage: vmscope $cmd"*) ;; *) echo "odd help: $first"; exit 1 ;; esac
 		doc_section "$DOCS/$cmd.md" SYNOPSIS > synopsis
 		test -s synopsis || { echo "docs/$cmd.md has no SYNOPSIS section"; exit 1; }
-		grep -Fx -e "$first" synopsis || { echo "not in SYNOPSIS: $first"; cat synopsis; exit 1; }
+		while IFS= read -r line; do
+			grep -Fqx -e "$line" synopsis || { echo "not in SYNOPSIS: $line"; cat synopsis; exit 1; }
+		done < want
+	'
+
+	test_expect_success "docs/$cmd.md OPTIONS lists the options of 'vmscope $cmd --help'" '
+		help_options "$cmd" > help-options
+		grep -qx -e "--help" help-options || { echo "no --help in the help of $cmd"; exit 1; }
+		doc_options "$cmd" > doc-options
+		diff -u help-options doc-options || {
+			echo "options in --help (-) and in docs/$cmd.md OPTIONS (+) differ"; exit 1; }
 	'
 done
 

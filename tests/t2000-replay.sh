@@ -73,6 +73,26 @@ test_expect_success SQLITE3 'baseline 6.18 and 4.12 answer the scan balance as t
 	assert_eq "$(sql run.db "SELECT kernel, policy_answer, firmness FROM replay_result WHERE policy = \"v6.18\" AND question = \"scan_balance\" AND agrees = 0")" "file|anon+file|inferred"
 '
 
+test_expect_success SQLITE3 'report DB replay prints the tables replay printed, from the stored results' '
+	vmscope replay run.db --policy v4.12-actual-reclaim --format json > replay.json
+	vmscope report run.db replay --format json > report.json
+	python3 -c "
+import json
+a = json.load(open(\"replay.json\"))[\"tables\"]
+b = json.load(open(\"report.json\"))[\"tables\"]
+assert [t[\"table\"] for t in a] == [\"agreement\", \"policies\", \"vs-baseline\", \"by-reclaimer\", \"differences\"], a
+assert a == b, (a, b)"
+	# a window without the second run holds one pass: asked once
+	vmscope report run.db replay --table policies --format csv --to 1.5 > early.csv
+	assert_eq "$(grep "^v6.18,scan_balance," early.csv | cut -d, -f3,4)" "1,0"
+'
+
+test_expect_success SQLITE3 'report DB replay before any replay says so' '
+	vmscope import -q run.txt -o never-replayed.db
+	vmscope report never-replayed.db replay > never.txt
+	grep -q "no replay results in this database" never.txt
+'
+
 test_expect_success SQLITE3 'a parameter is a what-if: swappiness=0 keeps 6.18 on file only' '
 	# swappiness 0: FRACT with fraction_anon = 0*1/1 = 0 -> anon target 0 -> file only
 	vmscope replay run.db --policy v6.18:swappiness=0 --format json > out.json

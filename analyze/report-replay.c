@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report-replay.c - the 'replay' section of `vmscope report`: the results
+ * `vmscope replay` stored in the tables decision and replay_result, read
+ * back. The replay command prints the same tables after a run (through
+ * vms_report_replay(), with its --show), so that `vmscope report DB replay`
+ * shows a stored replay again without rebuilding anything.
+ *
+ * Tables: agreement (the baseline v6.18 against the recorded kernel, per
+ * question: the replayer's credibility), policies (where each policy
+ * differs from the kernel), vs-baseline (where it differs from the
+ * baseline), by-reclaimer, differences (the first N of each policy).
+ * Decisions count when their first event (decision.ts) is in the window.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "vms.h"
+#include "vms-report.h"
+#include "report.h"
+
+/* The baseline, which `vmscope replay` always runs first (replay/policies.c). */
+#define BASELINE "v6.18"
+
+/* The replay_result rows of decisions in the window (?1, ?2), as table r. */
+#define IN_WINDOW \
+	"(SELECT rr.rowid AS rid, rr.* FROM replay_result rr JOIN decision dd" \
+	" ON dd.id = rr.decision WHERE dd.ts BETWEEN ?1 AND ?2)"
+
+/* Cell @i of @st as an integer, or null. */
+static void int_or_null(struct table *t, sqlite3_stmt *st, int i)
+{
+	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+		table_null(t);
+	else
+		table_int(t, sqlite3_column_int64(st, i));
+}
+
+/* Finish @t after its rows were read from @st: error, or write it out. Frees both. */
+static int emit(struct vms_window *w, struct out *o, struct table *t, sqlite3_stmt *st, int rc)
+{
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		table_free(t);
+		return vms_error("%s: cannot read the replay results: %s", vms_db_path(w->db),
+				 sqlite3_errmsg(w->sql));
+	}
+	out_table(o, t);
+	table_free(t);
+	return 0;
+}
+
+/* A new table and its statement. Return: 0, or -1 (nothing to free). */
+static int start(struct vms_window *w, const char *name, const char *title, const char *sql,
+		 struct table **t, sqlite3_stmt **st)
+{
+	*t = table_new("replay", name, title);
+	if (!*t)
+		return vms_error("out of memory");
+	*st = vms_window_prepare(w, sql);
+	if (!*st) {
+		table_free(*t);
+		return -1;
+	}
+	return 0;
+}
+
+static int agreement(struct vms_window *w, struct out *o)
+{
+	/* every question evaluate.c asks, in its order, also when none was asked */
+	static const char sql[] =
+		"WITH q(i, name) AS (VALUES (0, 'scan_balance'), (1, 'deactivate_file'),"
+		" (2, 'deactivate_anon'), (3, 'shrink_slab'), (4, 'kswapd_retry'))"
+		" SELECT q.name, COUNT(r.rid), COUNT(r.agrees), TOTAL(r.agrees = 1)"
+		" FROM q LEFT JOIN " IN_WINDOW " r ON r.question = q.name AND r.policy = '" BASELINE "'"
+		" GROUP BY q.i ORDER BY q.i";
+	struct table *t = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (start(w, "agreement", "Baseline agreement with the recorded kernel", sql, &t, &st))
+		return -1;
+	table_column(t, "question", NULL, 0);
+	table_column(t, "asked", NULL, 0);
+	table_column(t, "decidable", NULL, 0);
+	table_column(t, "agreed", NULL, 0);
+	table_column(t, "agreement", "%", 1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		long long dec = sqlite3_column_int64(st, 2), agreed = sqlite3_column_int64(st, 3);
+
+		table_row(t);
+		table_text(t, (const char *)sqlite3_column_text(st, 0));
+		table_int(t, sqlite3_column_int64(st, 1));
+		table_int(t, dec);
+		table_int(t, agreed);
+		if (dec)
+			table_real(t, 100.0 * agreed / dec);
+		else
+			table_null(t);
+	}
+	table_note(t, "policy %s; a decision is undecidable when the recording cannot tell the "
+		   "kernel's choice (e.g. no shrinker event: not called, or nothing to free)", BASELINE);
+	table_note(t, "the residual: inputs are sampled (counter samples up to one interval "
+		   "old; list sizes move by the millisecond), memcg reclaim without a sampled memcg "
+		   "is judged on node-wide lists, the refault snapshot and the anon/file cost are "
+		   "models; see the firmness column of replay_result");
+	return emit(w, o, t, st, rc);
+}
+
+static int policies(struct vms_window *w, struct out *o)
+{
+	static const char sql[] =
+		"SELECT policy, question, COUNT(*), SUM(agrees = 0), SUM(agrees IS NULL),"
+		" SUM(CASE WHEN agrees = 0 THEN pages END),"
+		" SUM(agrees = 0 AND firmness IN ('exact', 'sampled')),"
+		" SUM(agrees = 0 AND firmness IN ('inferred', 'unknown'))"
+		" FROM " IN_WINDOW " GROUP BY policy, question ORDER BY MIN(rid), question";
+	struct table *t = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc, i;
+
+	if (start(w, "policies", "Where each policy differs from the recorded kernel", sql, &t, &st))
+		return -1;
+	table_column(t, "policy", NULL, 0);
+	table_column(t, "question", NULL, 0);
+	table_column(t, "asked", NULL, 0);
+	table_column(t, "differs", NULL, 0);
+	table_column(t, "undecidable", NULL, 0);
+	table_column(t, "pages at stake", NULL, 0);
+	table_column(t, "firm", NULL, 0);
+	table_column(t, "soft", NULL, 0);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		table_row(t);
+		table_text(t, (const char *)sqlite3_column_text(st, 0));
+		table_text(t, (const char *)sqlite3_column_text(st, 1));
+		for (i = 2; i < 8; i++)
+			int_or_null(t, st, i);
+	}
+	table_note(t, "pages at stake: for scan_balance the pages the policy would have scanned "
+		   "from anon instead of file (or the anon pages the kernel scanned that it would "
+		   "not have); for deactivation the active list's target at that priority");
+	table_note(t, "firm: differences resting on exact or sampled inputs; soft: on inferred "
+		   "(modelled) or unknown inputs");
+	return emit(w, o, t, st, rc);
+}
+
+/* What each policy changes relative to the baseline. */
+static int vs_baseline(struct vms_window *w, struct out *o)
+{
+	static const char sql[] =
+		"WITH r AS " IN_WINDOW
+		" SELECT b.policy, b.question, a.policy_answer, b.policy_answer, COUNT(*), SUM(b.pages)"
+		" FROM r a JOIN r b ON a.decision = b.decision AND a.question = b.question"
+		" WHERE a.policy = '" BASELINE "' AND b.policy != '" BASELINE "'"
+		" AND a.policy_answer != b.policy_answer"
+		" GROUP BY 1, 2, 3, 4 ORDER BY MIN(b.rid), 2, 5 DESC";
+	struct table *t = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc, i;
+
+	if (start(w, "vs-baseline", "Where each policy decides differently from the baseline", sql,
+		  &t, &st))
+		return -1;
+	table_column(t, "policy", NULL, 0);
+	table_column(t, "question", NULL, 0);
+	table_column(t, "baseline", NULL, 0);
+	table_column(t, "policy answer", NULL, 0);
+	table_column(t, "decisions", NULL, 0);
+	table_column(t, "pages at stake", NULL, 0);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		table_row(t);
+		for (i = 0; i < 4; i++)
+			table_text(t, (const char *)sqlite3_column_text(st, i));
+		table_int(t, sqlite3_column_int64(st, 4));
+		int_or_null(t, st, 5);
+	}
+	table_note(t, "decisions where the policy's answer is not the baseline's, whatever the kernel "
+		   "did; undecidable answers included");
+	return emit(w, o, t, st, rc);
+}
+
+static int by_reclaimer(struct vms_window *w, struct out *o)
+{
+	static const char sql[] =
+		"SELECT r.policy, r.question, d.reclaimer, COUNT(*), SUM(r.agrees = 0)"
+		" FROM " IN_WINDOW " r JOIN decision d ON d.id = r.decision WHERE r.agrees IS NOT NULL"
+		" GROUP BY 1, 2, 3 ORDER BY MIN(r.rid), 2, 3";
+	struct table *t = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc, i;
+
+	if (start(w, "by-reclaimer", "Differences by reclaimer", sql, &t, &st))
+		return -1;
+	table_column(t, "policy", NULL, 0);
+	table_column(t, "question", NULL, 0);
+	table_column(t, "reclaimer", NULL, 0);
+	table_column(t, "decidable", NULL, 0);
+	table_column(t, "differs", NULL, 0);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		table_row(t);
+		for (i = 0; i < 3; i++)
+			table_text(t, (const char *)sqlite3_column_text(st, i));
+		table_int(t, sqlite3_column_int64(st, 3));
+		table_int(t, sqlite3_column_int64(st, 4));
+	}
+	return emit(w, o, t, st, rc);
+}
+
+/* The first @show differences of each policy. */
+static int differences(struct vms_window *w, struct out *o, int show)
+{
+	static const char sql[] =
+		"WITH r AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY policy ORDER BY rid) AS n"
+		"  FROM " IN_WINDOW " WHERE agrees = 0)"
+		" SELECT r.policy, (d.ts - (SELECT MIN(ts) FROM decision)) / 1e9, d.reclaimer, d.pid,"
+		" d.priority, r.question, r.kernel, r.policy_answer, r.pages, r.firmness"
+		" FROM r JOIN decision d ON d.id = r.decision WHERE r.n <= ?3 ORDER BY r.rid";
+	struct table *t = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc, i;
+
+	if (start(w, "differences", "First differences of each policy", sql, &t, &st))
+		return -1;
+	sqlite3_bind_int(st, 3, show);
+	table_column(t, "policy", NULL, 0);
+	table_column(t, "time", "s", 6);
+	table_column(t, "reclaimer", NULL, 0);
+	table_column(t, "pid", NULL, 0);
+	table_column(t, "priority", NULL, 0);
+	table_column(t, "question", NULL, 0);
+	table_column(t, "kernel", NULL, 0);
+	table_column(t, "policy answer", NULL, 0);
+	table_column(t, "pages", NULL, 0);
+	table_column(t, "firmness", NULL, 0);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		table_row(t);
+		table_text(t, (const char *)sqlite3_column_text(st, 0));
+		table_real(t, sqlite3_column_double(st, 1));
+		table_text(t, (const char *)sqlite3_column_text(st, 2));
+		table_int(t, sqlite3_column_int64(st, 3));
+		table_int(t, sqlite3_column_int64(st, 4));
+		for (i = 5; i < 8; i++)
+			table_text(t, (const char *)sqlite3_column_text(st, i));
+		int_or_null(t, st, 8);
+		table_text(t, (const char *)sqlite3_column_text(st, 9));
+	}
+	table_note(t, "time: seconds from the first decision; all differences are in table "
+		   "replay_result (agrees = 0)");
+	return emit(w, o, t, st, rc);
+}
+
+int vms_report_replay(struct vms_window *w, struct out *o, int show)
+{
+	long long v;
+	int rc = vms_window_int(w, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'"
+			       " AND name IN ('decision', 'replay_result')", &v);
+
+	if (rc < 0)
+		return -1;
+	if (v == 2) {
+		rc = vms_window_int(w, "SELECT 1 FROM replay_result LIMIT 1", &v);
+		if (rc < 0)
+			return -1;
+		v = rc ? 0 : 2;
+	}
+	if (v < 2) {
+		struct table *t = table_new("replay", "agreement",
+					    "Baseline agreement with the recorded kernel");
+
+		if (!t)
+			return vms_error("out of memory");
+		table_column(t, "question", NULL, 0);
+		table_note(t, "no replay results in this database: `vmscope replay DB` computes "
+			   "and stores them");
+		out_table(o, t);
+		table_free(t);
+		return 0;
+	}
+	if (agreement(w, o) || policies(w, o) || vs_baseline(w, o) || by_reclaimer(w, o) ||
+	    differences(w, o, show))
+		return -1;
+	return 0;
+}
+
+int report_replay(struct vms_window *ctx, struct out *o)
+{
+	return vms_report_replay(ctx, o, 10);
+}
