@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * u-sim.c - the whatif simulator (replay/sim-*.c) on hand-built demand
+ * whose outcome follows by hand: an LRU loop larger than the cache misses
+ * on every access, the same loop in a cache larger than it hits from the
+ * second round on, refault activation by distance (mm/workingset.c), and
+ * the swappiness knob moving cold anon out to make room for a file loop.
+ */
+#include "vms.h"
+#include "../../replay/replay.h"
+#include "../../replay/sim.h"
+#include "tap.h"
+
+#define FILE_INO 7
+
+/* A memcg lruvec of @limit pages, @swap pages of swap, swappiness @sw, baseline policy. */
+static struct sim *memcg(long long limit, long long swap, int sw)
+{
+	struct sim_config cfg = { 0 };
+
+	cfg.reclaimer = VMS_MEMCG;
+	cfg.limit = limit;
+	cfg.swap_pages = swap;
+	cfg.swappiness = sw;
+	return sim_new(&cfg);
+}
+
+/* Read pages 0..@n-1 of FILE_INO @rounds times, in order. Return: 0, or -1. */
+static int loop(struct sim *s, long long n, int rounds)
+{
+	long long i;
+
+	while (rounds-- > 0)
+		for (i = 0; i < n; i++)
+			if (sim_access(s, FILE_INO, i) < 0)
+				return -1;
+	return 0;
+}
+
+static void test_loop_larger_than_cache(void)
+{
+	struct sim *s = memcg(100, 0, 60);
+	const struct sim_stats *st;
+
+	ok(s && !loop(s, 150, 5), "loop of 150 pages x5 through a 100-page memcg ran");
+	st = sim_stats(s);
+	/* FIFO on the inactive list (nothing is ever active: active_file stays 0, so no
+	 * refault is recent enough), so each page is gone before the loop comes back */
+	is_int(st->hits[1], 0, "loop larger than the cache: no hit");
+	is_int(st->cold[1], 150, "the first round is 150 cold misses");
+	is_int(st->refault[1], 600, "rounds 2-5 refault on every access (4 x 150)");
+	is_int(st->activate[1], 0, "no refault is within the workingset size (no active file)");
+	is_int(st->reclaimed[1] + sim_lru_size(s, SIM_INACTIVE_FILE) +
+	       sim_lru_size(s, SIM_ACTIVE_FILE), 750, "every page charged is resident or reclaimed");
+	ok(sim_lru_size(s, SIM_INACTIVE_FILE) + sim_lru_size(s, SIM_ACTIVE_FILE) <= 100,
+	   "the lists never exceed the limit");
+	ok(st->episodes > 0 && st->reclaimed[1] >= SIM_SWAP_CLUSTER * st->episodes,
+	   "each reclaim call freed at least SWAP_CLUSTER_MAX pages (%lld in %lld calls)",
+	   st->reclaimed[1], st->episodes);
+	is_int(st->reclaimed[0] + st->swapout, 0, "no anon reclaimed (none, and no swap)");
+	sim_free(s);
+}
+
+static void test_loop_smaller_than_cache(void)
+{
+	struct sim *s = memcg(200, 0, 60);
+	const struct sim_stats *st;
+
+	ok(s && !loop(s, 150, 5), "loop of 150 pages x5 through a 200-page memcg ran");
+	st = sim_stats(s);
+	is_int(st->cold[1], 150, "enlarged past the loop: the first round misses");
+	is_int(st->hits[1], 600, "and every later access hits");
+	is_int(st->refault[1], 0, "no refault");
+	is_int(st->episodes, 0, "no reclaim");
+	sim_free(s);
+}
+
+static void test_refault_distance(void)
+{
+	struct sim *s = memcg(1000, 0, 60);
+	const struct sim_stats *st;
+	int i;
+
+	ok(s && !sim_populate(s, SIM_INACTIVE_FILE, FILE_INO, 0, 10) &&
+	   !sim_populate(s, SIM_ACTIVE_FILE, FILE_INO, 100, 4), "10 inactive, 4 active file pages");
+	/* the tail of the inactive list is page 0 (populated first, pushed to the tail) */
+	for (i = 0; i < 7; i++)
+		sim_evict(s, s->list[SIM_INACTIVE_FILE].tail);
+	/* pages 0..6 evicted with shadows 1..7; nonresident age 7 */
+	is_int(s->nonresident_age, 7, "seven evictions age the lruvec by 7");
+	is_int(sim_access(s, FILE_INO, 0), SIM_REFAULT,
+	       "page 0: distance 7 - 1 = 6 > 4 active file pages: inactive");
+	is_int(sim_access(s, FILE_INO, 6), SIM_REFAULT_ACTIVE,
+	       "page 6: distance 7 - 7 = 0 <= 4: activated (ages to 8, active 5)");
+	is_int(sim_access(s, FILE_INO, 3), SIM_REFAULT_ACTIVE,
+	       "page 3: distance 8 - 4 = 4 <= 5: activated (ages to 9, active 6)");
+	is_int(sim_access(s, FILE_INO, 1), SIM_REFAULT,
+	       "page 1: distance 9 - 2 = 7 > 6: inactive");
+	is_int(sim_access(s, FILE_INO, 9), SIM_HIT, "page 9 is still resident: a hit");
+	st = sim_stats(s);
+	is_int(st->refault[1], 4, "four refaults counted");
+	is_int(st->activate[1], 2, "two of them activated");
+	is_int(sim_lru_size(s, SIM_ACTIVE_FILE), 6, "active file: 4 + 2");
+	sim_free(s);
+}
+
+static void test_anon_distance_counts_file(void)
+{
+	struct sim *s = memcg(1000, 100, 60);
+
+	ok(s && !sim_populate(s, SIM_INACTIVE_ANON, SIM_ANON_INO, 0, 3) &&
+	   !sim_populate(s, SIM_INACTIVE_FILE, FILE_INO, 0, 5), "3 anon, 5 inactive file pages");
+	sim_evict(s, s->list[SIM_INACTIVE_ANON].tail);	/* anon 0, shadow 1 */
+	sim_evict(s, s->list[SIM_INACTIVE_FILE].tail);	/* file 0, shadow 2 */
+	sim_evict(s, s->list[SIM_INACTIVE_FILE].tail);	/* file 1, shadow 3 */
+	/* an anon refault measures against active + inactive file (4) and active anon (0) */
+	is_int(sim_access(s, SIM_ANON_INO, 0), SIM_REFAULT_ACTIVE,
+	       "anon 0: distance 3 - 1 = 2 <= 3 inactive file (+ 0 active): activated");
+	/* a file refault measures against active file (0) and, with swap, all anon (2 + 1) */
+	is_int(sim_access(s, FILE_INO, 0), SIM_REFAULT_ACTIVE,
+	       "file 0: distance 4 - 2 = 2 <= 0 active file + 3 anon: activated");
+	sim_free(s);
+}
+
+/* cold anon beside a file loop that fits only if the anon goes to swap */
+static const struct sim_stats *anon_and_loop(int swappiness, struct sim **out)
+{
+	struct sim *s = memcg(100, 100, swappiness);
+
+	*out = s;
+	if (!s || sim_populate(s, SIM_INACTIVE_ANON, SIM_ANON_INO, 0, 50) || loop(s, 80, 10))
+		return NULL;
+	return sim_stats(s);
+}
+
+static void test_swappiness_moves_cold_anon(void)
+{
+	struct sim *s0, *s60;
+	const struct sim_stats *a = anon_and_loop(0, &s0), *b = anon_and_loop(60, &s60);
+
+	ok(a && b, "50 cold anon pages and a loop of 80 file pages x10 in a 100-page memcg");
+	if (a && b) {
+		/* memcg swappiness 0: SCAN_FILE, 50 pages left for a loop of 80: always misses */
+		is_int(a->swapout, 0, "swappiness 0: nothing swapped");
+		is_int(a->hits[1], 0, "swappiness 0: the loop never hits");
+		is_int(a->refault[1], 720, "swappiness 0: 9 rounds x 80 refaults");
+		/* swappiness 60: the cold anon is scanned too and goes to swap; the loop then fits */
+		ok(b->swapout > 0, "swappiness 60: cold anon swapped out (%lld)", b->swapout);
+		ok(b->refault[1] < a->refault[1] / 2, "swappiness 60: refaults fall (%lld vs %lld)",
+		   b->refault[1], a->refault[1]);
+	}
+	sim_free(s0);
+	sim_free(s60);
+}
+
+int main(void)
+{
+	test_loop_larger_than_cache();
+	test_loop_smaller_than_cache();
+	test_refault_distance();
+	test_anon_distance_counts_file();
+	test_swappiness_moves_cold_anon();
+	return done_testing();
+}
