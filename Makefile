@@ -102,6 +102,8 @@ LIB_OBJS += replay/policy-v6.8-cache-trim.o
 LIB_OBJS += replay/policy-v6.9-cache-trim-retry.o
 LIB_OBJS += replay/sim-lru.o
 LIB_OBJS += replay/sim-reclaim.o
+LIB_OBJS += replay/sim-recording.o
+LIB_OBJS += replay/sim-run.o
 LIB_OBJS += record/decode.o
 LIB_OBJS += record/import-dat.o
 LIB_OBJS += record/import-text.o
@@ -120,6 +122,7 @@ CMD_OBJS += analyze/cmd-info.o
 CMD_OBJS += analyze/cmd-report.o
 CMD_OBJS += plots/cmd-plot.o
 CMD_OBJS += replay/cmd-replay.o
+CMD_OBJS += replay/cmd-whatif.o
 
 UNIT_TESTS = tests/unit/u-text-line tests/unit/u-text-payload tests/unit/u-json tests/unit/u-policies tests/unit/u-sim
 

@@ -2,7 +2,8 @@
 /*
  * sim-reclaim.c - reclaim in the simulated lruvec, entered as 6.18 enters
  * it: a memcg charge over the limit calls try_to_free_mem_cgroup_pages()
- * for SWAP_CLUSTER_MAX pages (up to MAX_RECLAIM_RETRIES times); on a node,
+ * for a charge batch (64 pages, or what the configuration says; up to
+ * MAX_RECLAIM_RETRIES times); on a node,
  * an allocation below the low watermark runs kswapd's balance_pgdat() up to
  * the high watermark, and one below the min watermark reclaims directly.
  * Each priority step builds a struct vms_pass_input from the simulated
@@ -25,6 +26,7 @@
 
 #define DEF_PRIORITY 12
 #define MAX_RECLAIM_RETRIES 16
+#define MEMCG_CHARGE_BATCH 64	/* try_charge_memcg() charges, and reclaims, in batches */
 
 static long long lru_total(const struct sim *s)
 {
@@ -268,8 +270,10 @@ int sim_charge(struct sim *s)
 	int retries = MAX_RECLAIM_RETRIES;
 
 	if (s->cfg.reclaimer == VMS_MEMCG) {
+		long long batch = s->cfg.charge_batch > 0 ? s->cfg.charge_batch : MEMCG_CHARGE_BATCH;
+
 		while (lru_total(s) + 1 > s->cfg.limit) {
-			if (!try_to_free(s, VMS_MEMCG, SIM_SWAP_CLUSTER) && --retries <= 0) {
+			if (!try_to_free(s, VMS_MEMCG, batch) && --retries <= 0) {
 				s->st.over_limit++;
 				break;
 			}

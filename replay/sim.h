@@ -50,6 +50,7 @@ struct sim_config {
 	long long min_wmark, low_wmark, high_wmark;	/* node: pages (sum over zones) */
 	long long swap_pages;		/* swap space for this lruvec (0: none) */
 	int swappiness;			/* 0..200 */
+	long long charge_batch;		/* pages a memcg reclaim call asks for (0: 64, MEMCG_CHARGE_BATCH) */
 	struct policy_instance *policy;	/* NULL: the baseline v6.18 for every hook */
 };
 
@@ -143,5 +144,102 @@ void sim_evict(struct sim *s, int32_t slot);
 int sim_charge(struct sim *s);
 /* 6.2+ lru_note_cost(): @nr_io pages of IO, @nr_rotated pages put back. */
 void sim_note_cost(struct sim *s, int file, long long nr_io, long long nr_rotated);
+
+/* --- sim-recording.c: what a recording gives a simulation --- */
+
+struct vms_window;
+
+/* The knobs whatif can change (--set) or be told (--assume). */
+enum whatif_knob {
+	K_VM_SWAPPINESS, K_MEMCG_SWAPPINESS, K_MEMCG_LIMIT, K_WATERMARK_SCALE, K_WATERMARK_BOOST,
+	K_VFS_CACHE_PRESSURE, K_MIN_FREE_KBYTES, K_NKNOBS
+};
+
+/* The outcome metrics, in the order of the outcome table. */
+enum whatif_metric {
+	M_REFAULT_FILE, M_REFAULT_ANON, M_RECLAIMED_FILE, M_RECLAIMED_ANON, M_SWAPOUT,
+	M_EPISODES, M_SECONDS, M_NMETRICS
+};
+
+extern const char *const whatif_knob_names[K_NKNOBS];
+extern const char *const whatif_metric_names[M_NMETRICS];
+
+struct whatif_value {
+	long long v;
+	int known;
+	const char *source;		/* static text: where the value comes from */
+};
+
+/* One counter sample of the lruvec, and the recorded reclaim up to it. */
+struct whatif_sample {
+	long long ts;			/* ns */
+	long long lru[SIM_NR_LRU];	/* pages */
+	long long file, anon;		/* pages charged: page cache, anon (rss) */
+	long long refault[2];		/* cumulative workingset_refault_anon/_file */
+	long long reclaimed[2];		/* recorded reclaim (events) up to ts, cumulative */
+};
+
+/* A page-cache insertion or removal of the lruvec's tasks (filemap events). */
+struct whatif_filemap {
+	long long ts;
+	uint64_t ino, index;
+	int removed;			/* 1: deleted outside reclaim (truncation), 0: inserted */
+};
+
+struct whatif_rec {
+	int memcg;			/* the lruvec is the sampled memcg; 0: the node */
+	int cgroup_v1;			/* memory.stat has total_* (v1: memcg swappiness applies) */
+	long long from, to;		/* ns */
+	struct whatif_value knob[K_NKNOBS];
+	struct whatif_sample *smp;	/* in time order */
+	long nsmp;
+	struct whatif_filemap *fm;	/* in time order; NULL when not recorded */
+	long nfm;
+	long long swap_pages;		/* SwapTotal */
+	long long limit_pages;		/* memcg: hierarchical_memory_limit */
+	long long nonlru;		/* pages charged outside the LRU lists (assumed constant) */
+	long long node_pages;		/* node: LRU + free pages at the start */
+	long long wmark[3];		/* node: recorded min, low, high (sum over zones, boost excluded) */
+	long long managed[8];		/* node: managed pages per zone, for recomputed watermarks */
+	int nzones;
+	double recorded[M_NMETRICS];
+	int has_recorded[M_NMETRICS];
+	double ns_per_scanned;		/* recorded reclaim time per page scanned */
+	long long charge_batch;		/* memcg: recorded pages reclaimed per reclaim call (at least 64) */
+	long long scanned_recorded;
+};
+
+/*
+ * Read what a simulation of the window of @w needs: the lruvec (the memcg
+ * sampled by record -m, else node 0), its counter samples, filemap events
+ * if recorded, the recorded knobs and outcome. Return: 0, or -1 with
+ * vms_error set (a failed query, or no counter samples in the window).
+ */
+int whatif_rec_load(struct vms_window *w, struct whatif_rec *r);
+void whatif_rec_release(struct whatif_rec *r);
+/*
+ * Kernel watermarks (__setup_per_zone_wmarks) summed over the zones of @r
+ * for @min_free_kbytes and @scale_factor: out[0..2] = min, low, high.
+ */
+void whatif_watermarks(const struct whatif_rec *r, long long min_free_kbytes,
+		       long long scale_factor, long long out[3]);
+
+/* --- sim-run.c: one simulation of a recording --- */
+
+/* One point of the time series: at each counter sample of the recording. */
+struct whatif_point {
+	long long ts;
+	long long refault_file, reclaimed_file, reclaimed_anon;	/* cumulative */
+	long long lru[SIM_NR_LRU];
+};
+
+/*
+ * Simulate the window of @r with the knobs @knob (values, all known) and
+ * @policy (NULL: baseline). @out gets the metrics; *@series (caller frees)
+ * one point per sample. Return: 0, or -1 with vms_error set.
+ */
+int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
+		    struct policy_instance *policy, double out[M_NMETRICS],
+		    struct whatif_point **series, long *npoints);
 
 #endif

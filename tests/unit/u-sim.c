@@ -22,6 +22,7 @@ static struct sim *memcg(long long limit, long long swap, int sw)
 	cfg.limit = limit;
 	cfg.swap_pages = swap;
 	cfg.swappiness = sw;
+	cfg.charge_batch = SIM_SWAP_CLUSTER;
 	return sim_new(&cfg);
 }
 

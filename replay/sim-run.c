@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sim-run.c - one simulation of a recording (`vmscope whatif`): the
+ * lruvec starts as the first counter sample shows it, then demand is
+ * replayed interval by interval (between counter samples) and the
+ * simulator (sim-lru.c, sim-reclaim.c) reclaims as the knobs and the policy
+ * make it.
+ *
+ * Demand, and what it assumes (cmd-whatif.c stores these as assumptions):
+ *  - filemap events recorded: each page-cache insertion of the lruvec's
+ *    tasks is an access to that (inode, index), a removal outside reclaim is
+ *    a truncation. A page the simulation keeps resident becomes a hit; one it
+ *    evicted earlier becomes a refault. Accesses that hit in the recording
+ *    left no event, so a run that keeps less resident misses at least as
+ *    often as predicted (the prediction is a lower bound there).
+ *  - counters only: per interval, file pages entering the cache are the
+ *    growth of the page cache plus the file pages reclaimed; the recorded
+ *    refaults among them re-access earlier pages in the order they were
+ *    first inserted (a cyclic scan, like a file read in rounds) and the rest
+ *    are new pages. Anon likewise: new anon is the growth of anon plus anon
+ *    reclaimed, less the anon refaults, which re-access swapped pages in
+ *    order. Frees (other than by reclaim) are not modelled.
+ *  - the demand of an interval is spread evenly over it; the counters reclaim
+ *    sees are flushed at each memory.stat sample (the recorder's read makes
+ *    the kernel flush) or, for the node, every 2 s.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vms.h"
+#include "replay.h"
+#include "sim.h"
+
+#define FILE_INO 1		/* synthetic inode of pages the recording does not name */
+#define SLICES 16		/* an interval's demand is spread over this many steps */
+#define NODE_FLUSH_NS 2000000000LL	/* FLUSH_TIME: the periodic rstat flush */
+
+struct cursor {
+	long long next, count;	/* next key to re-access, keys created */
+};
+
+static int access_new(struct sim *s, uint64_t ino, struct cursor *c)
+{
+	return sim_access(s, ino, (uint64_t)c->count++) < 0 ? -1 : 0;
+}
+
+static int access_again(struct sim *s, uint64_t ino, struct cursor *c)
+{
+	if (!c->count)
+		return access_new(s, ino, c);
+	if (c->next >= c->count)
+		c->next = 0;
+	return sim_access(s, ino, (uint64_t)c->next++) < 0 ? -1 : 0;
+}
+
+static int populate(struct sim *s, const struct whatif_sample *a, struct cursor *file,
+		    struct cursor *anon)
+{
+	/* the inactive pages are the older ones: they come first in the cyclic order */
+	if (sim_populate(s, SIM_INACTIVE_FILE, FILE_INO, 0, a->lru[SIM_INACTIVE_FILE]) ||
+	    sim_populate(s, SIM_ACTIVE_FILE, FILE_INO, a->lru[SIM_INACTIVE_FILE],
+			 a->lru[SIM_ACTIVE_FILE]) ||
+	    sim_populate(s, SIM_INACTIVE_ANON, SIM_ANON_INO, 0, a->lru[SIM_INACTIVE_ANON]) ||
+	    sim_populate(s, SIM_ACTIVE_ANON, SIM_ANON_INO, a->lru[SIM_INACTIVE_ANON],
+			 a->lru[SIM_ACTIVE_ANON]))
+		return -1;
+	file->count = a->lru[SIM_INACTIVE_FILE] + a->lru[SIM_ACTIVE_FILE];
+	anon->count = a->lru[SIM_INACTIVE_ANON] + a->lru[SIM_ACTIVE_ANON];
+	return 0;
+}
+
+static long long nonneg(long long v)
+{
+	return v > 0 ? v : 0;
+}
+
+static void config(const struct whatif_rec *r, const long long knob[K_NKNOBS],
+		   struct policy_instance *policy, struct sim_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->policy = policy;
+	cfg->swap_pages = r->swap_pages;
+	if (r->memcg) {
+		cfg->reclaimer = VMS_MEMCG;
+		cfg->limit = knob[K_MEMCG_LIMIT] - r->nonlru;
+		cfg->swappiness = (int)(r->cgroup_v1 ? knob[K_MEMCG_SWAPPINESS] : knob[K_VM_SWAPPINESS]);
+		cfg->charge_batch = r->charge_batch;
+		return;
+	}
+	cfg->reclaimer = VMS_KSWAPD;
+	cfg->node_pages = r->node_pages;
+	cfg->swappiness = (int)knob[K_VM_SWAPPINESS];
+	if (knob[K_MIN_FREE_KBYTES] == r->knob[K_MIN_FREE_KBYTES].v &&
+	    knob[K_WATERMARK_SCALE] == r->knob[K_WATERMARK_SCALE].v) {
+		cfg->min_wmark = r->wmark[0];
+		cfg->low_wmark = r->wmark[1];
+		cfg->high_wmark = r->wmark[2];
+	} else {
+		long long wm[3];
+
+		whatif_watermarks(r, knob[K_MIN_FREE_KBYTES], knob[K_WATERMARK_SCALE], wm);
+		cfg->min_wmark = wm[0];
+		cfg->low_wmark = wm[1];
+		cfg->high_wmark = wm[2];
+	}
+}
+
+/* The demand of one interval from counters: file cold/again, anon new/again. */
+static void interval_demand(const struct whatif_rec *r, const struct whatif_sample *a,
+			    const struct whatif_sample *b, long long n[4])
+{
+	long long file_in = b->file - a->file + b->reclaimed[1] - a->reclaimed[1];
+	long long anon_in = b->anon - a->anon + b->reclaimed[0] - a->reclaimed[0];
+	long long rf = nonneg(b->refault[1] - a->refault[1]), ra = nonneg(b->refault[0] - a->refault[0]);
+
+	if (r->fm) {
+		n[0] = n[1] = 0;	/* file demand comes from the filemap events */
+	} else {
+		n[1] = rf;
+		n[0] = nonneg(file_in - rf);
+	}
+	n[3] = ra;
+	n[2] = nonneg(anon_in - ra);
+}
+
+int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
+		    struct policy_instance *policy, double out[M_NMETRICS],
+		    struct whatif_point **series, long *npoints)
+{
+	struct cursor file = { 0, 0 }, anon = { 0, 0 };
+	struct whatif_point *pts = calloc(r->nsmp, sizeof(*pts));
+	const struct sim_stats *st;
+	long long last_flush = r->smp[0].ts;
+	struct sim_config cfg;
+	struct sim *s = NULL;
+	long i, fm = 0;
+	int rc = -1;
+
+	*series = NULL;
+	*npoints = 0;
+	config(r, knob, policy, &cfg);
+	if (!pts) {
+		vms_error("out of memory");
+		goto out;
+	}
+	s = sim_new(&cfg);
+	if (!s || populate(s, &r->smp[0], &file, &anon))
+		goto out;
+	st = sim_stats(s);
+	while (fm < r->nfm && r->fm[fm].ts <= r->smp[0].ts)
+		fm++;
+	for (i = 1; i < r->nsmp; i++) {
+		const struct whatif_sample *a = &r->smp[i - 1], *b = &r->smp[i];
+		long long n[4], done[4] = { 0, 0, 0, 0 };
+		int sl, k;
+
+		interval_demand(r, a, b, n);
+		for (sl = 1; sl <= SLICES; sl++) {
+			long long until = a->ts + (b->ts - a->ts) * sl / SLICES;
+
+			for (; fm < r->nfm && r->fm[fm].ts <= until; fm++) {
+				if (r->fm[fm].removed)
+					sim_remove(s, r->fm[fm].ino, r->fm[fm].index);
+				else if (sim_access(s, r->fm[fm].ino, r->fm[fm].index) < 0)
+					goto out;
+			}
+			for (k = 0; k < 4; k++) {
+				long long upto = n[k] * sl / SLICES;
+
+				for (; done[k] < upto; done[k]++) {
+					int e = k == 0 ? access_new(s, FILE_INO, &file) :
+						k == 1 ? access_again(s, FILE_INO, &file) :
+						k == 2 ? access_new(s, SIM_ANON_INO, &anon) :
+							 access_again(s, SIM_ANON_INO, &anon);
+
+					if (e)
+						goto out;
+				}
+			}
+		}
+		if (r->memcg || b->ts - last_flush >= NODE_FLUSH_NS) {
+			sim_flush(s);
+			last_flush = b->ts;
+		}
+		pts[i].ts = b->ts;
+		pts[i].refault_file = st->refault[1];
+		pts[i].reclaimed_file = st->reclaimed[1];
+		pts[i].reclaimed_anon = st->reclaimed[0];
+		for (k = 0; k < SIM_NR_LRU; k++)
+			pts[i].lru[k] = sim_lru_size(s, k);
+	}
+	pts[0].ts = r->smp[0].ts;
+	for (i = 0; i < SIM_NR_LRU; i++)
+		pts[0].lru[i] = r->smp[0].lru[i];
+	out[M_REFAULT_FILE] = st->refault[1];
+	out[M_REFAULT_ANON] = st->refault[0];
+	out[M_RECLAIMED_FILE] = st->reclaimed[1];
+	out[M_RECLAIMED_ANON] = st->reclaimed[0];
+	out[M_SWAPOUT] = st->swapout;
+	out[M_EPISODES] = st->episodes;
+	out[M_SECONDS] = (st->scanned[0] + st->scanned[1]) * r->ns_per_scanned / 1e9;
+	*series = pts;
+	*npoints = r->nsmp;
+	pts = NULL;
+	rc = 0;
+out:
+	free(pts);
+	sim_free(s);
+	return rc;
+}
