@@ -38,9 +38,11 @@ static const char whatif_usage[] =
 	"  -s, --set K=V      change a knob (repeatable): vm.swappiness, memcg.swappiness,\n"
 	"                     memcg.limit (bytes, K/M/G suffixes), vm.min_free_kbytes,\n"
 	"                     vm.watermark_scale_factor\n"
-	"  -a, --assume K=V   a knob value the recording lacks (same names), or\n"
+	"  -a, --assume K=V   a knob value the recording lacks (same names);\n"
 	"                     demand=counters: accept demand derived from counter samples\n"
-	"                     when no filemap events were recorded\n"
+	"                     when no filemap events were recorded; access=sequential:\n"
+	"                     between two recorded insertions of a file the workload\n"
+	"                     used the pages in between (hits the recording cannot show)\n"
 	"      --from T       start of the window, seconds after the start of the run\n"
 	"      --to T         end of the window\n"
 	"      --format F     text (default), csv or json\n"
@@ -197,6 +199,10 @@ static int settle_knobs(const struct whatif_opts *o, struct run *run)
 	for (i = 0; i < o->nassume; i++) {
 		if (!strcmp(o->assume[i], "demand=counters")) {
 			run->demand_counters = 1;
+			continue;
+		}
+		if (!strcmp(o->assume[i], "access=sequential")) {
+			r->sequential = 1;
 			continue;
 		}
 		if (parse_knob(o->assume[i], &k, &v))
@@ -359,6 +365,15 @@ static int assumptions(const struct run *run, struct assumption *a, int max)
 				 "first-insertion order (a cyclic scan)");
 		a[n].source = r->fm ? "events" : "--assume demand=counters";
 		a[n++].firmness = r->fm ? "exact" : "assumed";
+	}
+	if (n < max && r->fm) {
+		snprintf(a[n].item, sizeof(a[n].item), "demand: access");
+		snprintf(a[n].value, sizeof(a[n].value), "%s", r->sequential ?
+			 "sequential: the pages between two recorded insertions of a file that the "
+			 "recording had resident were used too (hits)" :
+			 "misses only: pages resident in the recording are not used again");
+		a[n].source = r->sequential ? "--assume access=sequential" : "default";
+		a[n++].firmness = "assumed";
 	}
 	if (n < max) {
 		snprintf(a[n].item, sizeof(a[n].item), "reclaim_seconds");

@@ -348,7 +348,8 @@ static int load_filemap(struct vms_window *w, struct whatif_rec *r)
 		"COALESCE(json_extract(fields, '$.index'), json_extract(fields, '$.ofs') / 4096), "
 		"COALESCE(json_extract(fields, '$.s_dev'), json_extract(fields, '$.dev'), 0), "
 		"pid IN (SELECT pid FROM mm_vmscan_memcg_reclaim_begin), "
-		"pid IN (SELECT pid FROM task WHERE comm LIKE 'kswapd%') "
+		"pid IN (SELECT pid FROM task WHERE comm LIKE 'kswapd%'), "
+		"COALESCE(json_extract(fields, '$.order'), 0) "
 		"FROM event_generic WHERE event IN ('mm_filemap_add_to_page_cache', "
 		"'mm_filemap_delete_from_page_cache') AND ts BETWEEN ?1 AND ?2 ORDER BY ts, seq";
 	struct vms_marks *mk;
@@ -377,7 +378,7 @@ static int load_filemap(struct vms_window *w, struct whatif_rec *r)
 
 		if (removed && (sqlite3_column_int(st, 7) || vms_marks_inside(mk, 0, pid, ts) ||
 				vms_marks_inside(mk, 1, pid, ts)))
-			continue;	/* reclaim's own eviction: the simulation decides those */
+			removed = 2;	/* reclaim's own eviction: the simulation decides those */
 		if (!removed && r->memcg && !in_memcg)
 			continue;	/* another task's page cache */
 		if (r->nfm == alloc) {
@@ -397,6 +398,7 @@ static int load_filemap(struct vms_window *w, struct whatif_rec *r)
 			 ((uint64_t)sqlite3_column_int64(st, 5) << 40);
 		f->index = (uint64_t)sqlite3_column_int64(st, 4);
 		f->removed = removed;
+		f->pages = 1 << (sqlite3_column_int(st, 8) & 15);
 	}
 	sqlite3_finalize(st);
 	vms_marks_free(mk);

@@ -24,6 +24,7 @@
  *    sees are flushed at each memory.stat sample (the recorder's read makes
  *    the kernel flush) or, for the node, every 2 s.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,89 @@ static int access_again(struct sim *s, uint64_t ino, struct cursor *c)
 	if (c->next >= c->count)
 		c->next = 0;
 	return sim_access(s, ino, (uint64_t)c->next++) < 0 ? -1 : 0;
+}
+
+/*
+ * What the recording had resident (its insertions and evictions, as a set),
+ * and per inode the last page the workload used, for the sequential-access
+ * assumption: between two recorded insertions of a file the workload used
+ * the pages in between, which were hits in the recording.
+ */
+#define MAX_INODES 64
+
+struct recorded_cache {
+	struct sim *resident;		/* a lruvec without a limit, used as a set */
+	uint64_t ino[MAX_INODES];
+	long long last[MAX_INODES], max[MAX_INODES];	/* last page used, highest seen */
+	int n;
+};
+
+static int cache_slot(struct recorded_cache *c, uint64_t ino)
+{
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->ino[i] == ino)
+			return i;
+	if (c->n == MAX_INODES)
+		return -1;	/* more files than tracked: no gap filling for the rest */
+	c->ino[c->n] = ino;
+	c->last[c->n] = c->max[c->n] = -1;
+	return c->n++;
+}
+
+/* The workload used pages @from..@to of @ino: access those the recording had resident. */
+static int fill_gap(struct sim *s, struct recorded_cache *c, uint64_t ino, long long from,
+		    long long to)
+{
+	long long g;
+
+	for (g = from; g <= to; g++)
+		if (sim_resident(c->resident, ino, (uint64_t)g) && sim_access(s, ino, (uint64_t)g) < 0)
+			return -1;
+	return 0;
+}
+
+static int sequential_use(struct sim *s, struct recorded_cache *c, const struct whatif_filemap *f)
+{
+	int i = cache_slot(c, f->ino);
+	long long first = (long long)f->index, end = first + f->pages - 1;
+
+	if (i < 0)
+		return 0;
+	if (c->last[i] >= 0 && first > c->last[i] + 1) {
+		if (fill_gap(s, c, f->ino, c->last[i] + 1, first - 1))
+			return -1;
+	} else if (c->last[i] >= 0 && first <= c->last[i]) {
+		/* a new round: the rest of the file, then its start */
+		if (fill_gap(s, c, f->ino, c->last[i] + 1, c->max[i]) ||
+		    fill_gap(s, c, f->ino, 0, first - 1))
+			return -1;
+	}
+	c->last[i] = end;
+	if (end > c->max[i])
+		c->max[i] = end;
+	return 0;
+}
+
+/* A folio inserted (each of its pages accessed), truncated, or evicted as recorded. */
+static int filemap_event(struct sim *s, struct recorded_cache *c, const struct whatif_filemap *f)
+{
+	int i;
+
+	if (c && !f->removed && sequential_use(s, c, f))
+		return -1;
+	for (i = 0; i < f->pages; i++) {
+		if (c && f->removed)
+			sim_remove(c->resident, f->ino, f->index + i);
+		else if (c && sim_access(c->resident, f->ino, f->index + i) < 0)
+			return -1;
+		if (f->removed == 1)
+			sim_remove(s, f->ino, f->index + i);
+		else if (!f->removed && sim_access(s, f->ino, f->index + i) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 static int populate(struct sim *s, const struct whatif_sample *a, struct cursor *file,
@@ -131,6 +215,7 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 	struct whatif_point *pts = calloc(r->nsmp, sizeof(*pts));
 	const struct sim_stats *st;
 	long long last_flush = r->smp[0].ts;
+	struct recorded_cache *rc_cache = NULL;
 	struct sim_config cfg;
 	struct sim *s = NULL;
 	long i, fm = 0;
@@ -146,6 +231,15 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 	s = sim_new(&cfg);
 	if (!s || populate(s, &r->smp[0], &file, &anon))
 		goto out;
+	if (r->fm && r->sequential) {
+		struct sim_config set = { .reclaimer = VMS_MEMCG, .limit = LLONG_MAX };
+
+		rc_cache = calloc(1, sizeof(*rc_cache));
+		if (!rc_cache || !(rc_cache->resident = sim_new(&set))) {
+			vms_error("out of memory");
+			goto out;
+		}
+	}
 	st = sim_stats(s);
 	while (fm < r->nfm && r->fm[fm].ts <= r->smp[0].ts)
 		fm++;
@@ -158,12 +252,9 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 		for (sl = 1; sl <= SLICES; sl++) {
 			long long until = a->ts + (b->ts - a->ts) * sl / SLICES;
 
-			for (; fm < r->nfm && r->fm[fm].ts <= until; fm++) {
-				if (r->fm[fm].removed)
-					sim_remove(s, r->fm[fm].ino, r->fm[fm].index);
-				else if (sim_access(s, r->fm[fm].ino, r->fm[fm].index) < 0)
+			for (; fm < r->nfm && r->fm[fm].ts <= until; fm++)
+				if (filemap_event(s, rc_cache, &r->fm[fm]))
 					goto out;
-			}
 			for (k = 0; k < 4; k++) {
 				long long upto = n[k] * sl / SLICES;
 
@@ -204,6 +295,9 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 	pts = NULL;
 	rc = 0;
 out:
+	if (rc_cache)
+		sim_free(rc_cache->resident);
+	free(rc_cache);
 	free(pts);
 	sim_free(s);
 	return rc;

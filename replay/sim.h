@@ -182,8 +182,11 @@ struct whatif_sample {
 /* A page-cache insertion or removal of the lruvec's tasks (filemap events). */
 struct whatif_filemap {
 	long long ts;
-	uint64_t ino, index;
-	int removed;			/* 1: deleted outside reclaim (truncation), 0: inserted */
+	uint64_t ino, index;		/* the first page of the folio */
+	int pages;			/* of the folio (1 << order) */
+	int removed;			/* 0 inserted, 1 deleted outside reclaim (truncation),
+					 * 2 evicted by the recording's reclaim (the simulation
+					 * decides its own evictions; kept to know what was resident) */
 };
 
 struct whatif_rec {
@@ -206,6 +209,7 @@ struct whatif_rec {
 	int has_recorded[M_NMETRICS];
 	double ns_per_scanned;		/* recorded reclaim time per page scanned */
 	long long charge_batch;		/* memcg: recorded pages reclaimed per reclaim call (at least 64) */
+	int sequential;			/* assume file access is sequential between recorded insertions */
 	long long scanned_recorded;
 };
 
