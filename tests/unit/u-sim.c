@@ -154,6 +154,71 @@ static void test_swappiness_moves_cold_anon(void)
 	sim_free(s60);
 }
 
+/* A node of @pages pages with watermarks min/low/high, no swap, baseline policy. */
+static struct sim *node(long long pages, long long min, long long low, long long high)
+{
+	struct sim_config cfg = { 0 };
+
+	cfg.reclaimer = VMS_KSWAPD;
+	cfg.node_pages = pages;
+	cfg.min_wmark = min;
+	cfg.low_wmark = low;
+	cfg.high_wmark = high;
+	cfg.swappiness = 60;
+	return sim_new(&cfg);
+}
+
+static void test_kswapd_to_high_watermark(void)
+{
+	struct sim *s = node(1000, 50, 100, 200);
+	const struct sim_stats *st;
+	long long i;
+
+	for (i = 0; i < 900 && s; i++)
+		sim_access(s, FILE_INO, i);
+	st = s ? sim_stats(s) : NULL;
+	ok(st && st->episodes == 0, "900 pages of 1000: free 100, not below low: no reclaim");
+	ok(s && sim_access(s, FILE_INO, 900) == SIM_COLD, "the 901st page is charged");
+	/*
+	 * free 99 < low 100: kswapd runs priorities 12, 11, ... reclaiming size >> priority
+	 * each step (cold pages, FIFO) until free >= high: 900 >> 9 = 1, 899 >> 8 = 3,
+	 * 896 >> 7 = 7, 889 >> 6 = 13, 876 >> 5 = 27, 849 >> 4 = 53: 796 left, 204 free.
+	 */
+	is_int(st->episodes, 1, "one kswapd run");
+	is_int(st->reclaimed[1], 1 + 3 + 7 + 13 + 27 + 53, "it stopped at the high watermark: 104 reclaimed");
+	is_int(sim_lru_size(s, SIM_INACTIVE_FILE), 797, "796 left, plus the page charged");
+	is_int(st->kswapd_failures, 0, "a run that reclaimed is no failure");
+	sim_free(s);
+}
+
+static void test_kswapd_gives_up(void)
+{
+	struct sim *s = node(100, 5, 20, 30);
+	const struct sim_stats *st;
+	long long i;
+
+	/* only anon and no swap: nothing can be reclaimed */
+	ok(s && !sim_populate(s, SIM_INACTIVE_ANON, SIM_ANON_INO, 0, 80), "80 anon pages, no swap");
+	for (i = 0; i < 10 && s; i++)
+		sim_access(s, SIM_ANON_INO, 1000 + i);
+	st = s ? sim_stats(s) : NULL;
+	/* every charge below low wakes kswapd, which fails, until MAX_RECLAIM_RETRIES */
+	ok(st && st->kswapd_failures == 10, "10 charges below low: 10 failed kswapd runs (%lld)",
+	   st ? st->kswapd_failures : -1);
+	for (i = 10; i < 14 && s; i++)
+		sim_access(s, SIM_ANON_INO, 1000 + i);
+	is_int(st->kswapd_failures, 14, "14 failed runs");
+	for (i = 14; i < 15 && s; i++)
+		sim_access(s, SIM_ANON_INO, 1000 + i);
+	is_int(st->kswapd_failures, 15, "95 pages of 100: 15 failed runs, no direct reclaim yet");
+	sim_access(s, SIM_ANON_INO, 1015);
+	is_int(st->kswapd_failures, 16, "the 16th failure: kswapd gives up on the node");
+	sim_access(s, SIM_ANON_INO, 1016);
+	is_int(st->kswapd_failures, 16, "after 16 failures kswapd is not woken again");
+	ok(st->over_limit > 0, "below min, direct reclaim fails too (the kernel would OOM)");
+	sim_free(s);
+}
+
 int main(void)
 {
 	test_loop_larger_than_cache();
@@ -161,5 +226,7 @@ int main(void)
 	test_refault_distance();
 	test_anon_distance_counts_file();
 	test_swappiness_moves_cold_anon();
+	test_kswapd_to_high_watermark();
+	test_kswapd_gives_up();
 	return done_testing();
 }
