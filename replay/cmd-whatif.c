@@ -317,8 +317,9 @@ static int assumptions(const struct run *run, struct assumption *a, int max)
 {
 	static const struct { const char *item, *value; } model[] = {
 		{ "model: pages", "clean: file reclaim never waits for writeback; no slab, no MGLRU" },
-		{ "model: referenced", "a page accessed since its last scan is activated when scanned; "
-		  "no exec protection on the active list" },
+		{ "model: referenced", "pages are mapped: one comes in referenced, an inactive scan "
+		  "keeps a referenced page once and activates it when referenced again; no exec "
+		  "protection on the active list" },
 		{ "model: shadows", "every evicted page keeps its shadow entry (no shadow shrinker)" },
 		{ "model: kswapd", "runs to the high watermark at the allocation that wakes it" },
 		{ "model: flush", "reclaim sees refaults counted up to the last memory.stat read "

@@ -247,6 +247,9 @@ int sim_access(struct sim *s, uint64_t ino, uint64_t index)
 	p = &s->page[slot];
 	if (!file && p->shadow >= 0 && s->swap_used > 0)
 		s->swap_used--;	/* swapped in: its swap slot is freed (swap cache dropped) */
+	/* the access that brought it in leaves it referenced (a fault maps it young) */
+	p->referenced = 1;
+	p->kept = 0;
 	if (p->shadow < 0) {
 		s->st.cold[file]++;
 		p->workingset = 0;

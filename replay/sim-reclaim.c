@@ -14,9 +14,10 @@
  * shrink_active_list() do, with the 6.2+ anon/file cost.
  *
  * Simplifications (whatif lists them as assumptions): pages are clean (no
- * writeback; reclaim of a file page never waits), a referenced inactive page
- * is activated (second chance; the kernel keeps unmapped referenced pages
- * cache-reclaimable and rotates mapped ones once), no exec protection, no
+ * writeback; reclaim of a file page never waits), every page is treated as
+ * mapped by the access that brought it in (folio_check_references() of a
+ * mapped page: kept once when referenced, activated when referenced again;
+ * the kernel reclaims unmapped referenced pages), no exec protection, no
  * slab, no MGLRU, kswapd runs to the high watermark at the moment of the
  * allocation that wakes it, and memory.low/min protection is absent.
  */
@@ -136,10 +137,18 @@ static long long shrink_inactive(struct sim *s, enum sim_lru lru, long long nr)
 		struct sim_page *p = &s->page[slot];
 
 		scanned++;
-		if (p->referenced || (!file && !swap_free(s))) {
-			/* used since the last scan, or anon with no swap slot: activate */
+		if (p->referenced && !p->kept) {
+			/* folio_check_references() of a mapped page: referenced once, keep it */
 			sim_list_del(s, slot);
 			p->referenced = 0;
+			p->kept = 1;
+			sim_list_add(s, slot, lru);
+			continue;
+		}
+		if (p->referenced || (!file && !swap_free(s))) {
+			/* referenced again since it was kept, or anon with no swap slot: activate */
+			sim_list_del(s, slot);
+			p->referenced = p->kept = 0;
 			sim_list_add(s, slot, file ? SIM_ACTIVE_FILE : SIM_ACTIVE_ANON);
 			continue;
 		}

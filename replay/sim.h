@@ -107,9 +107,9 @@ struct sim_page {
 	int64_t shadow;			/* nonresident age at eviction; -1: no shadow */
 	int32_t prev, next;		/* LRU list links (slot numbers), SIM_NONE at the ends */
 	int8_t lru;			/* enum sim_lru, or SIM_NONE when not resident */
-	uint8_t referenced;		/* accessed since it was last scanned (PG_referenced/young) */
+	uint8_t referenced;		/* used since it was last scanned (young pte / PG_referenced) */
 	uint8_t workingset;		/* PG_workingset: was active (kept in the shadow too) */
-	uint8_t pad;
+	uint8_t kept;			/* kept once by an inactive scan for being referenced */
 };
 
 struct sim_list {

@@ -123,6 +123,36 @@ static void test_anon_distance_counts_file(void)
 	sim_free(s);
 }
 
+/*
+ * folio_check_references() of a mapped page: a page comes in referenced, the
+ * first scan keeps it, the next evicts it unless it was used again, in which
+ * case it is activated. A memcg of 3 pages reclaiming one page per charge.
+ */
+static void test_referenced_kept_once(void)
+{
+	struct sim *s = memcg(3, 0, 60);
+
+	if (!s) {
+		ok(0, "memcg of 3 pages");
+		return;
+	}
+	s->cfg.charge_batch = 1;
+	sim_access(s, FILE_INO, 'A');
+	sim_access(s, FILE_INO, 'B');
+	sim_access(s, FILE_INO, 'C');
+	/* D: priority 1 scans 3 >> 1 = 1 page: A, kept; priority 0 scans 3: B, C kept, A evicted */
+	sim_access(s, FILE_INO, 'D');
+	ok(!sim_resident(s, FILE_INO, 'A'), "A, referenced once and kept once, is evicted at its second scan");
+	ok(sim_resident(s, FILE_INO, 'B') && sim_resident(s, FILE_INO, 'C'), "B and C were kept");
+	is_int(sim_access(s, FILE_INO, 'B'), SIM_HIT, "B used again: a hit");
+	/* E: priority 1 scans B (tail): referenced since it was kept: activated; priority 0: C evicted */
+	sim_access(s, FILE_INO, 'E');
+	is_int(sim_lru_size(s, SIM_ACTIVE_FILE), 1, "B, referenced after it was kept, is activated");
+	ok(!sim_resident(s, FILE_INO, 'C') && sim_resident(s, FILE_INO, 'D') &&
+	   sim_resident(s, FILE_INO, 'E'), "C, not used again, is evicted; D and E are resident");
+	sim_free(s);
+}
+
 /* cold anon beside a file loop that fits only if the anon goes to swap */
 static const struct sim_stats *anon_and_loop(int swappiness, struct sim **out)
 {
@@ -172,10 +202,8 @@ static void test_kswapd_to_high_watermark(void)
 {
 	struct sim *s = node(1000, 50, 100, 200);
 	const struct sim_stats *st;
-	long long i;
-
-	for (i = 0; i < 900 && s; i++)
-		sim_access(s, FILE_INO, i);
+	/* pages resident at the start are not referenced (a page charged now would be) */
+	ok(s && !sim_populate(s, SIM_INACTIVE_FILE, FILE_INO, 0, 900), "900 unreferenced file pages");
 	st = s ? sim_stats(s) : NULL;
 	ok(st && st->episodes == 0, "900 pages of 1000: free 100, not below low: no reclaim");
 	ok(s && sim_access(s, FILE_INO, 900) == SIM_COLD, "the 901st page is charged");
@@ -224,6 +252,7 @@ int main(void)
 	test_loop_larger_than_cache();
 	test_loop_smaller_than_cache();
 	test_refault_distance();
+	test_referenced_kept_once();
 	test_anon_distance_counts_file();
 	test_swappiness_moves_cold_anon();
 	test_kswapd_to_high_watermark();
