@@ -116,6 +116,14 @@ test_expect_success SQLITE3 'a built-in replay policy decides the passes of the 
 	grep -q "no policy" err
 '
 
+test_expect_success SQLITE3 'access=sequential adds no access where the recording has no gap' '
+	vmscope whatif loop.db -a memcg.swappiness=60 -a access=sequential --set memcg.limit=800K > /dev/null &&
+	assert_eq "$(sql loop.db "SELECT baseline, whatif FROM outcome
+		WHERE scenario = '\''memcg.limit=200'\'' AND metric = '\''refault_file'\''")" "600.0|0.0" &&
+	assert_eq "$(sql loop.db "SELECT source FROM whatif_assumption
+		WHERE scenario = '\''memcg.limit=200'\'' AND item = '\''demand: access'\''")" "--assume access=sequential"
+'
+
 test_expect_success SQLITE3 'without filemap events it refuses, unless counter demand is accepted' '
 	cp loop.db counters.db &&
 	sql counters.db "DELETE FROM event_generic" &&

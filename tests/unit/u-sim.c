@@ -247,6 +247,56 @@ static void test_kswapd_gives_up(void)
 	sim_free(s);
 }
 
+/* A policy that always scans anon only: the simulation must follow it. */
+static int anon_only(void *priv, const struct vms_pass_input *in, struct vms_scan_decision *out)
+{
+	out->balance = VMS_SCAN_ANON;
+	out->fraction_anon = out->fraction_file = 0;
+	return 0;
+}
+
+static const struct vms_policy anon_only_policy = {
+	.abi = VMS_POLICY_ABI,
+	.name = "anon-only",
+	.description = "test: always SCAN_ANON",
+	.scan_balance = anon_only,
+};
+
+static void test_policy_decides(void)
+{
+	struct policy_instance pol = { 0 }, own = { .policy = &anon_only_policy };
+	struct sim *s;
+	const struct sim_stats *a;
+
+	/* memcg swappiness 0, but the baseline policy with swappiness=60 decides */
+	ok(!policy_open("v6.18:swappiness=60", &pol), "open v6.18:swappiness=60");
+	s = memcg(100, 100, 0);
+	s->cfg.policy = &pol;
+	ok(!sim_populate(s, SIM_INACTIVE_ANON, SIM_ANON_INO, 0, 50) && !loop(s, 80, 10),
+	   "cold anon and a file loop, swappiness 0, policy v6.18:swappiness=60");
+	a = sim_stats(s);
+	ok(a->swapout > 0 && a->refault[1] < 720,
+	   "the policy's swappiness is used: anon swapped (%lld), fewer refaults than 720 (%lld)",
+	   a->swapout, a->refault[1]);
+	sim_free(s);
+	policy_close(&pol);
+
+	s = memcg(100, 100, 60);
+	s->cfg.policy = &own;
+	ok(!sim_populate(s, SIM_INACTIVE_ANON, SIM_ANON_INO, 0, 50) && !loop(s, 80, 1),
+	   "policy anon-only: 50 anon pages and 80 file pages in 100");
+	a = sim_stats(s);
+	is_int(a->reclaimed[1], 0, "anon-only: no file page reclaimed");
+	/*
+	 * the 51st file page finds the memcg full: one call for 32 pages, anon only,
+	 * priorities 5..1 take 50 >> 5 = 1, 49 >> 4 = 3, 46 >> 3 = 5, 41 >> 2 = 10,
+	 * 31 >> 1 = 15: 34 pages, and 16 + 80 then fit
+	 */
+	is_int(a->swapout, 34, "anon-only: one reclaim call took 34 anon pages");
+	is_int(a->episodes, 1, "anon-only: one reclaim call");
+	sim_free(s);
+}
+
 int main(void)
 {
 	test_loop_larger_than_cache();
@@ -257,5 +307,6 @@ int main(void)
 	test_swappiness_moves_cold_anon();
 	test_kswapd_to_high_watermark();
 	test_kswapd_gives_up();
+	test_policy_decides();
 	return done_testing();
 }
