@@ -233,12 +233,18 @@ static int settle_knobs(const struct whatif_opts *o, struct run *run)
 		set[k] = 1;
 	}
 	for (k = 0; k < K_NKNOBS; k++) {
-		if (!knob_used(r, k) || r->knob[k].known)
+		int wmark = k == K_MIN_FREE_KBYTES || k == K_WATERMARK_SCALE;
+
+		/* the baseline takes the recorded watermarks; recomputing them needs both knobs */
+		if (!knob_used(r, k) || r->knob[k].known ||
+		    (wmark && !set[K_MIN_FREE_KBYTES] && !set[K_WATERMARK_SCALE]))
 			continue;
 		return vms_error("the recording does not say %s, which the simulation needs: give "
 				 "the value it ran with, --assume %s=VALUE", whatif_knob_names[k],
 				 whatif_knob_names[k]);
 	}
+	if (r->memcg && run->base_knob[K_MEMCG_LIMIT] > r->max_lru)
+		r->nonlru = run->base_knob[K_MEMCG_LIMIT] - r->max_lru;
 	if (!r->fm && !run->demand_counters)
 		return vms_error("the recording has no page-cache events (filemap:"
 				 "mm_filemap_add_to_page_cache, mm_filemap_delete_from_page_cache), so "

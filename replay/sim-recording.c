@@ -254,7 +254,7 @@ static int load_outcome(struct vms_window *w, struct whatif_rec *r)
 
 static int load_memory(struct vms_window *w, struct whatif_rec *r, long long page_size)
 {
-	long long kb = 0, max_lru = 0;
+	long long kb = 0;
 	long i;
 	int rc;
 
@@ -267,11 +267,9 @@ static int load_memory(struct vms_window *w, struct whatif_rec *r, long long pag
 		for (i = 0; i < r->nsmp; i++) {
 			const long long *l = r->smp[i].lru;
 
-			if (l[0] + l[1] + l[2] + l[3] > max_lru)
-				max_lru = l[0] + l[1] + l[2] + l[3];
+			if (l[0] + l[1] + l[2] + l[3] > r->max_lru)
+				r->max_lru = l[0] + l[1] + l[2] + l[3];
 		}
-		if (r->limit_pages > max_lru)
-			r->nonlru = r->limit_pages - max_lru;
 		return 0;
 	}
 	{
@@ -438,8 +436,16 @@ int whatif_rec_load(struct vms_window *w, struct whatif_rec *r)
 	}
 	if (load_samples(w, r, scope, page_size))
 		return -1;
-	if (r->memcg && !r->limit_pages) {
-		/* a memcg without a limit is reclaimed only as part of the node */
+	if (r->memcg && !r->limit_pages &&
+	    query_int(w, "SELECT COUNT(*) FROM mm_vmscan_memcg_reclaim_begin WHERE ts BETWEEN ?1 AND ?2",
+		      NULL, &n) < 0)
+		return -1;
+	if (r->memcg && !r->limit_pages && !n) {
+		/*
+		 * a memcg without a limit in memory.stat (v1 unlimited; v2 does not
+		 * print memory.max) and no memcg reclaim: reclaimed only as part of
+		 * the node. With memcg reclaim the limit must be given (--assume).
+		 */
 		free(r->smp);
 		r->smp = NULL;
 		r->nsmp = 0;

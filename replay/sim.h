@@ -200,7 +200,9 @@ struct whatif_rec {
 	long nfm;
 	long long swap_pages;		/* SwapTotal */
 	long long limit_pages;		/* memcg: hierarchical_memory_limit */
-	long long nonlru;		/* pages charged outside the LRU lists (assumed constant) */
+	long long max_lru;		/* memcg: the largest LRU total of the samples */
+	long long nonlru;		/* pages charged outside the LRU lists (assumed constant):
+					 * the recorded limit minus max_lru (set by the caller) */
 	long long node_pages;		/* node: LRU + free pages at the start */
 	long long wmark[3];		/* node: recorded min, low, high (sum over zones, boost excluded) */
 	long long managed[8];		/* node: managed pages per zone, for recomputed watermarks */

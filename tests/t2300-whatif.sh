@@ -134,6 +134,16 @@ test_expect_success SQLITE3 'without filemap events it refuses, unless counter d
 		WHERE scenario = '\''no change'\'' AND item = '\''demand'\''")" "--assume demand=counters"
 '
 
+test_expect_success SQLITE3 'a memcg limit memory.stat does not show (cgroup v2) must be given' '
+	cp loop.db nolimit.db &&
+	sql nolimit.db "DELETE FROM counter_value WHERE name = '\''hierarchical_memory_limit'\''" &&
+	test_expect_code 1 vmscope whatif nolimit.db -a memcg.swappiness=60 2> err &&
+	grep -q "does not say memcg.limit" err &&
+	vmscope whatif nolimit.db -a memcg.swappiness=60 -a memcg.limit=400K > /dev/null &&
+	assert_eq "$(sql nolimit.db "SELECT baseline FROM outcome WHERE scenario = '\''no change'\''
+		AND metric = '\''refault_file'\''")" "600.0"
+'
+
 test_expect_success SQLITE3 'a window without two counter samples is refused' '
 	test_expect_code 1 vmscope whatif loop.db -a memcg.swappiness=60 --from 2.6 --to 2.9 2> err &&
 	grep -q "counter samples" err
