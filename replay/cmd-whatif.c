@@ -95,7 +95,7 @@ static int parse_options(int argc, const char **argv, struct whatif_opts *o)
 			o->policy = v;
 		} else if (!strcmp(a, "-s") || !strcmp(a, "--set") || !strcmp(a, "-a") ||
 			   !strcmp(a, "--assume")) {
-			int set = a[1] == 's' || a[2] == 's';
+			int set = !strcmp(a, "-s") || !strcmp(a, "--set");
 
 			if ((set ? o->nset : o->nassume) == MAX_CHANGES)
 				return usage_error(whatif_usage, "at most %d of '%s'", MAX_CHANGES, a);
@@ -110,7 +110,7 @@ static int parse_options(int argc, const char **argv, struct whatif_opts *o)
 
 			if (!*v || *end || !(t >= 0))
 				return usage_error(whatif_usage, "%s takes seconds, not '%s'", a, v);
-			if (a[2] == 'f') {
+			if (!strcmp(a, "--from")) {
 				o->from_s = t;
 				o->has_from = 1;
 			} else {
@@ -237,7 +237,7 @@ static int settle_knobs(const struct whatif_opts *o, struct run *run)
 
 		/* the baseline takes the recorded watermarks; recomputing them needs both knobs */
 		if (!knob_used(r, k) || r->knob[k].known ||
-		    (wmark && !set[K_MIN_FREE_KBYTES] && !set[K_WATERMARK_SCALE]))
+		    (wmark && (set[k] || (!set[K_MIN_FREE_KBYTES] && !set[K_WATERMARK_SCALE]))))
 			continue;
 		return vms_error("the recording does not say %s, which the simulation needs: give "
 				 "the value it ran with, --assume %s=VALUE", whatif_knob_names[k],
@@ -338,8 +338,8 @@ static int assumptions(const struct run *run, struct assumption *a, int max)
 	size_t i;
 
 	for (k = 0; k < K_NKNOBS && n < max; k++) {
-		if (!knob_used(r, k))
-			continue;
+		if (!knob_used(r, k) || !run->source[k])
+			continue;	/* not needed (node watermarks as recorded) */
 		snprintf(a[n].item, sizeof(a[n].item), "%s", whatif_knob_names[k]);
 		if (run->new_knob[k] != run->base_knob[k])
 			snprintf(a[n].value, sizeof(a[n].value), "%lld (recorded %lld)",
