@@ -542,6 +542,14 @@ int cmd_whatif(int argc, const char **argv)
 		if (policy_open(o.policy, &pol))
 			goto fail;
 		has_policy = 1;
+		if (!pol.policy->deactivate && !pol.policy->scan_balance && !pol.policy->kswapd_retry) {
+			vms_error("policy '%s' decides only shrink_slab, and slab is not modeled yet",
+				  pol.label ? pol.label : o.policy);
+			goto fail;
+		}
+		if (pol.policy->shrink_slab)
+			vms_warning("policy '%s': its shrink_slab answers are not used (slab is not "
+				    "modeled yet)", o.policy);
 	}
 	db = vms_db_open(o.path, 0);
 	w.db = db;

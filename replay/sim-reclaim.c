@@ -99,10 +99,24 @@ static int ask_deactivate(const struct sim *s, const struct vms_pass_input *in, 
 	return file ? kl_deactivate_file(in) : kl_deactivate_anon(in);
 }
 
-static void ask_scan_balance(const struct sim *s, const struct vms_pass_input *in,
+static void ask_scan_balance(const struct sim *s, const struct vms_pass_input *in_pass,
 			     struct vms_scan_decision *d)
 {
 	const struct policy_instance *p = s->cfg.policy;
+	const struct vms_pass_input *in = in_pass;
+	struct vms_pass_input retry;
+
+	if (s->no_cache_trim && !in->refault_file.v) {
+		/*
+		 * The policy ABI has no no_cache_trim_mode input; a file refault
+		 * since the last cycle is what turns cache_trim_mode off in every
+		 * version's logic, so the retry sweep shows the hook one.
+		 */
+		retry = *in_pass;
+		retry.refault_file.v = 1;
+		retry.refault_file.prov = VMS_PROV_INFERRED;
+		in = &retry;
+	}
 
 	if (p && p->policy->scan_balance && p->policy->scan_balance(p->priv, in, d) != VMS_DEFER)
 		return;
@@ -181,6 +195,7 @@ static long long shrink_lruvec(struct sim *s, enum vms_reclaimer who, int priori
 	may_deact[0] = ask_deactivate(s, &in, 0);
 	may_deact[1] = ask_deactivate(s, &in, 1);
 	ask_scan_balance(s, &in, &d);
+	s->last_in = in;
 	den = d.fraction_anon + d.fraction_file;
 	for (lru = 0; lru < SIM_NR_LRU; lru++) {
 		int file = lru >= SIM_INACTIVE_FILE;
@@ -250,6 +265,25 @@ static long long try_to_free(struct sim *s, enum vms_reclaimer who, long long nr
 	return reclaimed;
 }
 
+/* A kswapd run that reclaimed nothing: restart without cache_trim_mode (6.9+)? */
+static int ask_kswapd_retry(struct sim *s)
+{
+	const struct policy_instance *p = s->cfg.policy;
+	struct vms_kswapd_run run = { 0 };
+
+	run.lowest_priority = 1;
+	run.runs_since_success = s->kswapd_failures;
+	run.cache_trim_mode = kl_cache_trim_mode(&s->last_in);
+	run.last_pass = s->last_in;
+	if (p && p->policy->kswapd_retry) {
+		int r = p->policy->kswapd_retry(p->priv, &run);
+
+		if (r != VMS_DEFER)
+			return r;
+	}
+	return run.cache_trim_mode;	/* the baseline, v6.18 */
+}
+
 /* balance_pgdat(): reclaim until free memory reaches the high watermark. */
 static void kswapd_run(struct sim *s)
 {
@@ -258,13 +292,22 @@ static void kswapd_run(struct sim *s)
 	int priority = DEF_PRIORITY;
 
 	s->st.episodes++;
-	while (priority >= 1 && s->cfg.node_pages - lru_total(s) < s->cfg.high_wmark) {
-		long long r = shrink_lruvec(s, VMS_KSWAPD, priority, to_reclaim);
+	for (;;) {
+		while (priority >= 1 && s->cfg.node_pages - lru_total(s) < s->cfg.high_wmark) {
+			long long r = shrink_lruvec(s, VMS_KSWAPD, priority, to_reclaim);
 
-		reclaimed += r;
-		if (r < to_reclaim)
-			priority--;	/* raise_priority: not enough at this priority */
+			reclaimed += r;
+			if (r < to_reclaim)
+				priority--;	/* raise_priority: not enough at this priority */
+		}
+		if (reclaimed || priority >= 1 || s->no_cache_trim || !s->st.passes ||
+		    !ask_kswapd_retry(s))
+			break;
+		s->st.kswapd_retries++;
+		s->no_cache_trim = 1;
+		priority = DEF_PRIORITY;
 	}
+	s->no_cache_trim = 0;
 	snapshot_refaults(s);
 	if (reclaimed) {
 		s->kswapd_failures = 0;

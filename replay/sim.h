@@ -65,6 +65,7 @@ struct sim_stats {
 	long long episodes;		/* reclaim calls (memcg charge, direct) and kswapd runs */
 	long long passes;		/* priority steps */
 	long long kswapd_failures;	/* kswapd runs that reclaimed nothing */
+	long long kswapd_retries;	/* failed runs the policy restarted without cache_trim_mode */
 	long long over_limit;		/* charges that found nothing to reclaim (OOM in the kernel) */
 };
 
@@ -130,6 +131,8 @@ struct sim {
 	long long snapshot_activate[2];	/* lruvec->refaults[]: at the end of the last reclaim */
 	long long cost[2];		/* lruvec->anon_cost, file_cost */
 	int kswapd_failures;		/* node: consecutive failed kswapd runs */
+	int no_cache_trim;		/* kswapd's retry sweep (6.9+ sc->no_cache_trim_mode) */
+	struct vms_pass_input last_in;	/* inputs of the last pass, for kswapd_retry */
 	struct sim_stats st;
 };
 

@@ -113,7 +113,11 @@ test_expect_success SQLITE3 'a built-in replay policy decides the passes of the 
 	assert_eq "$(sql loop.db "SELECT whatif FROM outcome WHERE scenario = '\''policy=v4.12-actual-reclaim'\''
 		AND metric = '\''refault_file'\''")" "600.0" &&
 	test_expect_code 1 vmscope whatif loop.db -a memcg.swappiness=60 --policy no-such-policy 2> err &&
-	grep -q "no policy" err
+	grep -q "no policy" err &&
+	test_expect_code 1 vmscope whatif loop.db -a memcg.swappiness=60 --policy v5.0-boost-noslab 2> err &&
+	grep -q "decides only shrink_slab, and slab is not modeled yet" err &&
+	vmscope whatif loop.db -a memcg.swappiness=60 --policy v6.18 2> err > /dev/null &&
+	grep -q "shrink_slab answers are not used" err
 '
 
 test_expect_success SQLITE3 'access=sequential adds no access where the recording has no gap' '

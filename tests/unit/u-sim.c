@@ -247,6 +247,50 @@ static void test_kswapd_gives_up(void)
 	sim_free(s);
 }
 
+/*
+ * 900 file pages all used since they came in: kswapd's first sweep only keeps
+ * them (priorities 12..1 scan 1 + 3 + 7 + ... + 450 = 896 pages, each kept
+ * once). 6.9+ restarts a failed run without cache_trim_mode (on at the last
+ * pass: 900 >> 1 inactive file, no refault), and the second sweep reclaims
+ * the kept pages: 4 more kept, then 7 + 13 + 27 + 53 = 100 reclaimed, and
+ * free reaches the high watermark (200). Up to 6.8 the run counts a failure.
+ */
+static struct sim *referenced_node(struct policy_instance *pol)
+{
+	struct sim *s = node(1000, 50, 100, 200);
+	long long i;
+
+	if (!s)
+		return NULL;
+	s->cfg.policy = pol;
+	sim_populate(s, SIM_INACTIVE_FILE, FILE_INO, 0, 900);
+	for (i = 0; i < 900; i++)
+		sim_access(s, FILE_INO, i);	/* hits: referenced */
+	sim_access(s, FILE_INO, 900);		/* free 99 < low 100: kswapd */
+	return s;
+}
+
+static void test_kswapd_retry(void)
+{
+	struct policy_instance v68 = { 0 };
+	struct sim *s = referenced_node(NULL);
+	const struct sim_stats *st = s ? sim_stats(s) : NULL;
+
+	ok(st && st->episodes == 1, "one kswapd run");
+	is_int(st->kswapd_retries, 1, "baseline (6.9+): the failed sweep is retried");
+	is_int(st->reclaimed[1], 100, "the retry reclaims 100 pages, to the high watermark");
+	is_int(st->kswapd_failures, 0, "no failure counted");
+	sim_free(s);
+	ok(!policy_open("v6.8-cache-trim", &v68), "open v6.8-cache-trim");
+	s = referenced_node(&v68);
+	st = s ? sim_stats(s) : NULL;
+	ok(st && st->kswapd_retries == 0, "v6.8-cache-trim: no retry");
+	is_int(st->reclaimed[1], 0, "v6.8-cache-trim: nothing reclaimed");
+	is_int(st->kswapd_failures, 1, "v6.8-cache-trim: a failure counted");
+	sim_free(s);
+	policy_close(&v68);
+}
+
 /* A policy that always scans anon only: the simulation must follow it. */
 static int anon_only(void *priv, const struct vms_pass_input *in, struct vms_scan_decision *out)
 {
@@ -308,5 +352,6 @@ int main(void)
 	test_kswapd_to_high_watermark();
 	test_kswapd_gives_up();
 	test_policy_decides();
+	test_kswapd_retry();
 	return done_testing();
 }
