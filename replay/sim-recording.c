@@ -71,7 +71,7 @@ static int table_exists(struct vms_window *w, const char *name)
 {
 	long long n = 0;
 
-	return query_int(w, "SELECT COUNT(*) FROM sqlite_master WHERE name = ?3 AND ?1 <= ?2",
+	return query_int(w, "SELECT COUNT(*) FROM sqlite_master WHERE name = ?3",
 			 name, &n) == 0 && n > 0;
 }
 
@@ -84,7 +84,7 @@ static void knob_set(struct whatif_value *k, long long v, const char *source)
 
 static int load_knobs(struct vms_window *w, struct whatif_rec *r)
 {
-	static const char sql[] = "SELECT CAST(value AS INTEGER) FROM sysctl WHERE name = ?3 AND ?1 <= ?2";
+	static const char sql[] = "SELECT CAST(value AS INTEGER) FROM sysctl WHERE name = ?3";
 	int i;
 
 	for (i = 0; i < K_NKNOBS; i++) {
@@ -252,15 +252,57 @@ static int load_outcome(struct vms_window *w, struct whatif_rec *r)
 	return 0;
 }
 
-static int load_memory(struct vms_window *w, struct whatif_rec *r, long long page_size)
+/* Node 0's watermarks (boost removed) and managed pages per zone, at the first zoneinfo sample. */
+static int load_zones(struct vms_window *w, struct whatif_rec *r)
 {
-	long long kb = 0;
-	long i;
+	static const char sql[] =
+		"SELECT s.scope, v.name, v.value FROM counter_sample s JOIN counter_value v ON v.sample = s.id "
+		"WHERE s.source = 'zoneinfo' AND s.scope LIKE 'node0/%' AND v.name IN ('min', 'low', 'high', "
+		"'boost', 'managed') AND s.ts = (SELECT MIN(ts) FROM counter_sample WHERE source = 'zoneinfo' "
+		"AND ts BETWEEN ?1 AND ?2) ORDER BY s.scope";
+	sqlite3_stmt *st = vms_window_prepare(w, sql);
+	long long boost_sum = 0;
+	char last[64] = "";
 	int rc;
 
-	rc = query_int(w, "SELECT value FROM counter WHERE source = 'meminfo' AND name = 'SwapTotal' "
-		       "AND ts BETWEEN ?1 AND ?2 ORDER BY ts LIMIT 1", NULL, &kb);
-	if (rc < 0)
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *scope = (const char *)sqlite3_column_text(st, 0);
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+		long long v = sqlite3_column_int64(st, 2);
+
+		if (strcmp(scope, last) && r->nzones < 8) {
+			snprintf(last, sizeof(last), "%s", scope);
+			r->nzones++;
+		}
+		if (!strcmp(name, "min"))
+			r->wmark[0] += v;
+		else if (!strcmp(name, "low"))
+			r->wmark[1] += v;
+		else if (!strcmp(name, "high"))
+			r->wmark[2] += v;
+		else if (!strcmp(name, "boost"))
+			boost_sum += v;
+		else if (r->nzones)
+			r->managed[r->nzones - 1] = v;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return vms_error("reading zoneinfo samples: %s", sqlite3_errmsg(w->sql));
+	r->wmark[1] -= boost_sum;	/* printed low/high include the boost */
+	r->wmark[2] -= boost_sum;
+	return 0;
+}
+
+static int load_memory(struct vms_window *w, struct whatif_rec *r, long long page_size)
+{
+	const struct whatif_sample *first = &r->smp[0];
+	long long kb = 0, free_pages = 0;
+	long i;
+
+	if (query_int(w, "SELECT value FROM counter WHERE source = 'meminfo' AND name = 'SwapTotal' "
+		      "AND ts BETWEEN ?1 AND ?2 ORDER BY ts LIMIT 1", NULL, &kb) < 0)
 		return -1;
 	r->swap_pages = kb * 1024 / page_size;
 	if (r->memcg) {
@@ -272,47 +314,11 @@ static int load_memory(struct vms_window *w, struct whatif_rec *r, long long pag
 		}
 		return 0;
 	}
-	{
-		static const char zsql[] =
-			"SELECT s.scope, v.name, v.value FROM counter_sample s JOIN counter_value v ON v.sample = s.id "
-			"WHERE s.source = 'zoneinfo' AND s.scope LIKE 'node0/%' AND v.name IN ('min', 'low', 'high', "
-			"'boost', 'managed') AND s.ts = (SELECT MIN(ts) FROM counter_sample WHERE source = 'zoneinfo' "
-			"AND ts BETWEEN ?1 AND ?2) ORDER BY s.scope";
-		sqlite3_stmt *st = vms_window_prepare(w, zsql);
-		char last[64] = "";
-		long long boost_sum = 0, free_pages = 0;
-
-		if (!st)
-			return -1;
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			const char *scope = (const char *)sqlite3_column_text(st, 0);
-			const char *name = (const char *)sqlite3_column_text(st, 1);
-			long long v = sqlite3_column_int64(st, 2);
-
-			if (strcmp(scope, last) && r->nzones < 8) {
-				snprintf(last, sizeof(last), "%s", scope);
-				r->nzones++;
-			}
-			if (!strcmp(name, "min"))
-				r->wmark[0] += v;
-			else if (!strcmp(name, "low"))
-				r->wmark[1] += v;
-			else if (!strcmp(name, "high"))
-				r->wmark[2] += v;
-			else if (!strcmp(name, "boost"))
-				boost_sum += v;
-			else if (r->nzones)
-				r->managed[r->nzones - 1] = v;
-		}
-		sqlite3_finalize(st);
-		r->wmark[1] -= boost_sum;	/* printed low/high include the boost */
-		r->wmark[2] -= boost_sum;
-		if (query_int(w, "SELECT value FROM counter WHERE source = 'vmstat' AND name = 'nr_free_pages' "
-			      "AND ts BETWEEN ?1 AND ?2 ORDER BY ts LIMIT 1", NULL, &free_pages) < 0)
-			return -1;
-		r->node_pages = free_pages + r->smp[0].lru[0] + r->smp[0].lru[1] + r->smp[0].lru[2] +
-				r->smp[0].lru[3];
-	}
+	if (load_zones(w, r) ||
+	    query_int(w, "SELECT value FROM counter WHERE source = 'vmstat' AND name = 'nr_free_pages' "
+		      "AND ts BETWEEN ?1 AND ?2 ORDER BY ts LIMIT 1", NULL, &free_pages) < 0)
+		return -1;
+	r->node_pages = free_pages + first->lru[0] + first->lru[1] + first->lru[2] + first->lru[3];
 	return 0;
 }
 
@@ -415,7 +421,7 @@ int whatif_rec_load(struct vms_window *w, struct whatif_rec *r)
 	memset(r, 0, sizeof(*r));
 	r->from = w->from;
 	r->to = w->to;
-	if (query_int(w, "SELECT page_size FROM run WHERE ?1 <= ?2", NULL, &page_size) < 0)
+	if (query_int(w, "SELECT page_size FROM run", NULL, &page_size) < 0)
 		return -1;
 	if (page_size <= 0)
 		page_size = 4096;

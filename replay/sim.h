@@ -5,6 +5,10 @@
  * LRU lists, its limit or watermarks, swap space and the workingset state,
  * driven by demand (page accesses) and reclaiming as the kernel enters
  * reclaim, each pass decided by a replay policy (vms-policy.h hooks).
+ * Layers: sim-lru.c (pages, lists, workingset) and sim-reclaim.c (reclaim)
+ * are the simulator and know nothing of databases; sim-recording.c reads
+ * what a recording gives a simulation, sim-run.c drives one simulation of a
+ * recording; replay/cmd-whatif.c is the command on top.
  *
  * Invariants:
  *  - A page is a key (ino, index); anon pages use ino SIM_ANON_INO. A key is
