@@ -148,6 +148,53 @@ test_expect_success SQLITE3 'a memcg limit memory.stat does not show (cgroup v2)
 		AND metric = '\''refault_file'\''")" "600.0"
 '
 
+# node.db: no memcg; a node of 1000 pages (watermarks 50/100/200) fills with 950 cold file pages
+make_node_db() {
+	vmscope import -q run.txt -o node.db &&
+	sql node.db "
+		INSERT INTO sysctl VALUES ('vm.swappiness', '60');
+		INSERT INTO counter_sample VALUES (1, 1000000000, 1000000100, 'vmstat', '');
+		INSERT INTO counter_sample VALUES (2, 3000000000, 3000000100, 'vmstat', '');
+		INSERT INTO counter_sample VALUES (3, 1000000000, 1000000100, 'zoneinfo', 'node0/Normal');
+		INSERT INTO counter_sample VALUES (4, 1000000000, 1000000100, 'meminfo', '');
+		INSERT INTO counter_value SELECT s, n, 0 FROM (SELECT 1 AS s UNION SELECT 2) JOIN (
+			SELECT 'nr_inactive_anon' AS n UNION SELECT 'nr_active_anon' UNION SELECT 'nr_inactive_file'
+			UNION SELECT 'nr_active_file' UNION SELECT 'nr_anon_pages' UNION SELECT 'nr_file_pages'
+			UNION SELECT 'workingset_refault_file' UNION SELECT 'workingset_refault_anon');
+		INSERT INTO counter_value VALUES (1, 'nr_free_pages', 1000), (2, 'nr_free_pages', 1000),
+			(3, 'min', 50), (3, 'low', 100), (3, 'high', 200), (3, 'boost', 0), (3, 'managed', 1000),
+			(4, 'SwapTotal', 0);
+		WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < 949)
+		INSERT INTO event_generic (seq, ts, cpu, pid, system, event, fields)
+			SELECT 2000 + i, 1000000000 + 1 + i * 2000000, 0, 7, 'filemap', 'mm_filemap_add_to_page_cache',
+				json_object('pfn', 0, 'i_ino', 5, 'index', i, 's_dev', 8388609, 'order', 0)
+			FROM k;"
+}
+
+test_expect_success SQLITE3 'node reclaim: kswapd below the low watermark, to the high one' '
+	make_node_db &&
+	vmscope whatif node.db > out.txt &&
+	# page 901 finds free 99 < low 100: the first sweep keeps the 896 pages it scans
+	# (each came in referenced), the 6.9 retry reclaims 7 + 13 + 27 + 53 = 100: free 200
+	assert_eq "$(sql node.db "SELECT baseline FROM outcome WHERE scenario = '\''no change'\''
+		AND metric = '\''reclaimed_file'\''")" "100.0" &&
+	assert_eq "$(sql node.db "SELECT baseline FROM outcome WHERE scenario = '\''no change'\''
+		AND metric = '\''reclaim_episodes'\''")" "1.0"
+'
+
+test_expect_success SQLITE3 'node reclaim: watermarks recomputed from vm.min_free_kbytes and the scale factor' '
+	test_expect_code 1 vmscope whatif node.db --set vm.watermark_scale_factor=1000 2> err &&
+	grep -q "does not say vm.min_free_kbytes" err &&
+	vmscope whatif node.db --set vm.watermark_scale_factor=1000 -a vm.min_free_kbytes=200 > out.txt &&
+	# min 200 kB = 50 pages, low = 50 + max(50 / 4, 1000 * 1000 / 10000) = 150, high 250:
+	# page 851 wakes kswapd; sweep 1 keeps 845, the retry keeps the other 5 and reclaims
+	# 5 + 13 + 26 + 50 + 94 = 188 (free 338 >= 250)
+	assert_eq "$(sql node.db "SELECT whatif FROM outcome WHERE scenario = '\''vm.watermark_scale_factor=1000'\''
+		AND metric = '\''reclaimed_file'\''")" "188.0" &&
+	test_expect_code 1 vmscope whatif node.db --set memcg.limit=1M 2> err &&
+	grep -q "does not act on the reclaim this recording" err
+'
+
 test_expect_success SQLITE3 'a window without two counter samples is refused' '
 	test_expect_code 1 vmscope whatif loop.db -a memcg.swappiness=60 --from 2.6 --to 2.9 2> err &&
 	grep -q "counter samples" err
