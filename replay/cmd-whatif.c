@@ -5,8 +5,8 @@
  * (whatif), and compare both with what was recorded. The simulation is
  * replay/sim-*.c; this file parses the options, checks that the recording
  * holds what the simulation needs (refusing, with the missing piece named,
- * rather than guessing), prints the outcome and the assumptions, and stores
- * them in the tables of schema/930-whatif.sql.
+ * rather than guessing), prints the outcome and the assumptions, and has
+ * them stored (sim-store.c) in the tables of schema/930-whatif.sql.
  */
 #include <errno.h>
 #include <math.h>
@@ -265,15 +265,6 @@ static int settle_knobs(const struct whatif_opts *o, struct run *run)
 	return 0;
 }
 
-static const char *const metric_firmness[M_NMETRICS] = {
-	"sampled", "sampled", "exact", "exact", "machine-wide", "exact", "exact",
-};
-
-static double change_pct(double recorded, double whatif)
-{
-	return recorded ? 100.0 * (whatif - recorded) / recorded : NAN;
-}
-
 static struct table *outcome_table(const struct run *run, const double *base, const double *wi)
 {
 	struct table *t = table_new("whatif", "outcome", "What would have happened");
@@ -288,7 +279,7 @@ static struct table *outcome_table(const struct run *run, const double *base, co
 	table_column(t, "change", "%", 1);
 	for (m = 0; m < M_NMETRICS; m++) {
 		int dec = m == M_SECONDS ? 3 : 0;
-		double c = change_pct(run->rec.recorded[m], wi[m]);
+		double c = whatif_change_pct(run->rec.recorded[m], wi[m]);
 
 		table_row(t);
 		table_text(t, whatif_metric_names[m]);
@@ -313,13 +304,7 @@ static struct table *outcome_table(const struct run *run, const double *base, co
 	return t;
 }
 
-/* The assumptions as rows (item, value, source, firmness). */
-struct assumption {
-	char item[64], value[160];
-	const char *source, *firmness;
-};
-
-static int assumptions(const struct run *run, struct assumption *a, int max)
+static int assumptions(const struct run *run, struct whatif_assumption *a, int max)
 {
 	static const struct { const char *item, *value; } model[] = {
 		{ "model: pages", "clean: file reclaim never waits for writeback; no slab, no MGLRU" },
@@ -398,7 +383,7 @@ static int assumptions(const struct run *run, struct assumption *a, int max)
 	return n;
 }
 
-static struct table *assumption_table(const struct assumption *a, int n)
+static struct table *assumption_table(const struct whatif_assumption *a, int n)
 {
 	struct table *t = table_new("whatif", "assumptions", "Assumptions of the simulation");
 	int i;
@@ -419,109 +404,12 @@ static struct table *assumption_table(const struct assumption *a, int n)
 	return t;
 }
 
-static int exec_bound(sqlite3 *db, const char *sql, const char *scenario)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return vms_error("storing whatif results: %s", sqlite3_errmsg(db));
-	sqlite3_bind_text(st, 1, scenario, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : vms_error("storing whatif results: %s", sqlite3_errmsg(db));
-}
-
-static int store(struct vms_db *db, const struct run *run, const double *base, const double *wi,
-		 const struct whatif_point *bs, const struct whatif_point *ws, long np,
-		 const struct assumption *a, int na)
-{
-	static const char *const clear[] = {
-		"DELETE FROM outcome WHERE scenario = ?1",
-		"DELETE FROM whatif_series WHERE scenario = ?1",
-		"DELETE FROM whatif_assumption WHERE scenario = ?1",
-	};
-	sqlite3 *sql = vms_db_sql(db);
-	sqlite3_stmt *st = NULL;
-	const struct whatif_sample *s0 = &run->rec.smp[0];
-	long i;
-	int m;
-
-	for (i = 0; i < 3; i++)
-		if (exec_bound(sql, clear[i], run->scenario))
-			return -1;
-	if (sqlite3_prepare_v2(sql, "INSERT INTO outcome VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1,
-			       &st, NULL) != SQLITE_OK)
-		goto err;
-	for (m = 0; m < M_NMETRICS; m++) {
-		double c = change_pct(run->rec.recorded[m], wi[m]);
-
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, run->scenario, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 2, whatif_metric_names[m], -1, SQLITE_STATIC);
-		sqlite3_bind_double(st, 3, run->rec.recorded[m]);
-		sqlite3_bind_double(st, 4, base[m]);
-		sqlite3_bind_double(st, 5, wi[m]);
-		if (isnan(c))
-			sqlite3_bind_null(st, 6);
-		else
-			sqlite3_bind_double(st, 6, c);
-		sqlite3_bind_text(st, 7, metric_firmness[m], -1, SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			goto err;
-	}
-	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(sql, "INSERT INTO whatif_series VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
-			       "?8, ?9, ?10, ?11, ?12)", -1, &st, NULL) != SQLITE_OK)
-		goto err;
-	for (i = 1; i < np; i++) {
-		const struct whatif_sample *s = &run->rec.smp[i];
-		const struct whatif_point *b = &bs[i], *w = &ws[i];
-
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, run->scenario, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(st, 2, s->ts);
-		sqlite3_bind_int64(st, 3, s->refault[1] - s0->refault[1]);
-		sqlite3_bind_int64(st, 4, b->refault_file);
-		sqlite3_bind_int64(st, 5, w->refault_file);
-		sqlite3_bind_int64(st, 6, s->reclaimed[0] + s->reclaimed[1]);
-		sqlite3_bind_int64(st, 7, b->reclaimed_file + b->reclaimed_anon);
-		sqlite3_bind_int64(st, 8, w->reclaimed_file + w->reclaimed_anon);
-		sqlite3_bind_int64(st, 9, s->lru[SIM_INACTIVE_FILE] + s->lru[SIM_ACTIVE_FILE]);
-		sqlite3_bind_int64(st, 10, w->lru[SIM_INACTIVE_FILE] + w->lru[SIM_ACTIVE_FILE]);
-		sqlite3_bind_int64(st, 11, s->lru[SIM_INACTIVE_ANON] + s->lru[SIM_ACTIVE_ANON]);
-		sqlite3_bind_int64(st, 12, w->lru[SIM_INACTIVE_ANON] + w->lru[SIM_ACTIVE_ANON]);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			goto err;
-	}
-	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(sql, "INSERT INTO whatif_assumption VALUES (?1, ?2, ?3, ?4, ?5)", -1,
-			       &st, NULL) != SQLITE_OK)
-		goto err;
-	for (i = 0; i < na; i++) {
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, run->scenario, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 2, a[i].item, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 3, a[i].value, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 4, a[i].source, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 5, a[i].firmness, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			goto err;
-	}
-	sqlite3_finalize(st);
-	return 0;
-err:
-	vms_error("storing whatif results: %s", sqlite3_errmsg(sql));
-	sqlite3_finalize(st);
-	return -1;
-}
-
 int cmd_whatif(int argc, const char **argv)
 {
 	struct whatif_point *bseries = NULL, *wseries = NULL;
 	struct policy_instance pol = { 0 };
 	struct table *t1 = NULL, *t2 = NULL;
-	struct assumption asm_rows[24];
+	struct whatif_assumption asm_rows[24];
 	double base[M_NMETRICS], wi[M_NMETRICS];
 	struct vms_window w = { 0 };
 	struct whatif_opts o;
@@ -561,7 +449,8 @@ int cmd_whatif(int argc, const char **argv)
 		goto fail;
 	na = assumptions(run, asm_rows, sizeof(asm_rows) / sizeof(asm_rows[0]));
 	if (vms_db_apply_schema_file(db, "930-whatif.sql") || vms_db_exec(db, "BEGIN") ||
-	    store(db, run, base, wi, bseries, wseries, nb, asm_rows, na) || vms_db_exec(db, "COMMIT"))
+	    whatif_store(db, run->scenario, &run->rec, base, wi, bseries, wseries, nb, asm_rows, na) ||
+	    vms_db_exec(db, "COMMIT"))
 		goto fail;
 	t1 = outcome_table(run, base, wi);
 	t2 = assumption_table(asm_rows, na);

@@ -255,4 +255,26 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 		    struct policy_instance *policy, double out[M_NMETRICS],
 		    struct whatif_point **series, long *npoints);
 
+/* --- sim-store.c: the results into the tables of 930-whatif.sql --- */
+
+struct vms_db;
+
+/* One assumption of a simulation, as stored and printed. */
+struct whatif_assumption {
+	char item[64], value[160];
+	const char *source, *firmness;	/* static text */
+};
+
+/* 100 * (whatif - recorded) / recorded; NAN when recorded is 0. */
+double whatif_change_pct(double recorded, double whatif);
+/*
+ * Replace the rows of @scenario in outcome, whatif_series and
+ * whatif_assumption (the tables must exist; the caller holds a transaction).
+ * @bs, @ws: the baseline and whatif series, @np points each (point 0 is the
+ * start and is not stored). Return: 0, or -1 with vms_error set.
+ */
+int whatif_store(struct vms_db *db, const char *scenario, const struct whatif_rec *r,
+		 const double *base, const double *wi, const struct whatif_point *bs,
+		 const struct whatif_point *ws, long np, const struct whatif_assumption *a, int na);
+
 #endif
