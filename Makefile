@@ -117,6 +117,11 @@ LIB_OBJS += replay/policy-v5.3-refault-anon.o
 LIB_OBJS += replay/policy-v6.18.o
 LIB_OBJS += replay/policy-v6.8-cache-trim.o
 LIB_OBJS += replay/policy-v6.9-cache-trim-retry.o
+LIB_OBJS += replay/sim-lru.o
+LIB_OBJS += replay/sim-reclaim.o
+LIB_OBJS += replay/sim-recording.o
+LIB_OBJS += replay/sim-run.o
+LIB_OBJS += replay/sim-store.o
 LIB_OBJS += record/decode.o
 LIB_OBJS += record/import-dat.o
 LIB_OBJS += record/import-text.o
@@ -137,9 +142,11 @@ CMD_OBJS += analyze/cmd-report.o
 CMD_OBJS += analyze/cmd-upgrade.o
 CMD_OBJS += plots/cmd-plot.o
 CMD_OBJS += replay/cmd-replay.o
+CMD_OBJS += replay/cmd-whatif.o
 
 UNIT_TESTS = tests/unit/u-text-line tests/unit/u-text-payload tests/unit/u-json tests/unit/u-policies
 UNIT_TESTS += tests/unit/u-parse-options
+UNIT_TESTS += tests/unit/u-sim
 
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 

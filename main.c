@@ -28,6 +28,7 @@ static const struct command commands[] = {
 	{ "compare", cmd_compare, "before/after table of two runs (vmstat, episodes, ratio)" },
 	{ "plot", cmd_plot, "gnuplot figures (PNG, SVG, text) of a run" },
 	{ "replay", cmd_replay, "rebuild reclaim decisions and run them through other policies" },
+	{ "whatif", cmd_whatif, "simulate a recording forward under other knobs or another policy" },
 	{ "report", cmd_report, "postmortem tables: episodes, vmstat, ratio, refaults, kswapd failures" },
 	{ "upgrade", cmd_upgrade, "bring a database of an older vmscope to this schema version" },
 };

@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-whatif.c - `vmscope whatif`: simulate a recording forward with the
+ * recording's own knobs (baseline) and with changed knobs or another policy
+ * (whatif), and compare both with what was recorded. The simulation is
+ * replay/sim-*.c; this file parses the options, checks that the recording
+ * holds what the simulation needs (refusing, with the missing piece named,
+ * rather than guessing), prints the outcome and the assumptions, and has
+ * them stored (sim-store.c) in the tables of schema/930-whatif.sql.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "vms.h"
+#include "cli.h"
+#include "replay.h"
+#include "sim.h"
+#include "vms-table.h"
+#include "vms-window.h"
+
+static const char whatif_usage[] =
+	"usage: vmscope whatif DB [--policy NAME[:k=v]] [--set KNOB=VALUE]... [--assume KNOB=VALUE]... [--from T --to T] [--format text|csv|json]\n"
+	"\n"
+	"Simulate the reclaimed lruvec of a recording (the memcg sampled by record -m,\n"
+	"else the node) forward: once with the recording's own knobs and the baseline\n"
+	"policy, once with the changes, and print the outcome (refaults, reclaim, swap,\n"
+	"reclaim episodes and time) recorded, simulated as recorded (baseline) and\n"
+	"simulated with the changes, with the assumptions the simulation made. Results\n"
+	"are stored in the tables outcome, whatif_series and whatif_assumption of DB.\n"
+	"\n"
+	"  -p, --policy P     a replay policy (vmscope replay --list) or plugin PATH.so,\n"
+	"                     NAME:key=value,...; default: the baseline v6.18\n"
+	"  -s, --set K=V      change a knob (repeatable): vm.swappiness, memcg.swappiness,\n"
+	"                     memcg.limit (bytes, K/M/G suffixes), vm.min_free_kbytes,\n"
+	"                     vm.watermark_scale_factor\n"
+	"  -a, --assume K=V   a knob value the recording lacks (same names);\n"
+	"                     demand=counters: accept demand derived from counter samples\n"
+	"                     when no filemap events were recorded; access=sequential:\n"
+	"                     between two recorded insertions of a file the workload\n"
+	"                     used the pages in between (hits the recording cannot show)\n"
+	"      --from T       start of the window, seconds after the start of the run\n"
+	"      --to T         end of the window\n"
+	"      --format F     text (default), csv or json\n"
+	"  -h, --help         this help\n"
+	"\n"
+	"Exit status: 0 done; 1 DB unreadable, or the recording lacks what the\n"
+	"simulation needs (the message names it); 2 usage error. See docs/whatif.md.\n";
+
+/* Knobs that no part of the simulation models yet, and why. */
+static const char *const not_modeled[K_NKNOBS] = {
+	[K_WATERMARK_BOOST] = "watermark boosting (fragmentation events, boosted kswapd) is not simulated",
+	[K_VFS_CACHE_PRESSURE] = "slab (dentries, inodes) and its shrinkers are not simulated",
+};
+
+#define MAX_CHANGES 16
+
+struct whatif_opts {
+	const char *path, *policy;
+	const char *set[MAX_CHANGES], *assume[MAX_CHANGES];
+	int nset, nassume;
+	double from_s, to_s;
+	int has_from, has_to;
+	enum out_format fmt;
+};
+
+/* The one option parser of whatif. Return: 0, -1 (help shown), or EXIT_USAGE. */
+static int parse_options(int argc, const char **argv, struct whatif_opts *o)
+{
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		char *end;
+
+		if (is_help(a)) {
+			show_help(whatif_usage);
+			return -1;
+		}
+		if (a[0] != '-') {
+			if (o->path)
+				return usage_error(whatif_usage, "one database at a time ('%s')", a);
+			o->path = a;
+			continue;
+		}
+		if (!v)
+			return usage_error(whatif_usage, "unknown or incomplete option '%s'", a);
+		i++;
+		if (!strcmp(a, "-p") || !strcmp(a, "--policy")) {
+			o->policy = v;
+		} else if (!strcmp(a, "-s") || !strcmp(a, "--set") || !strcmp(a, "-a") ||
+			   !strcmp(a, "--assume")) {
+			int set = !strcmp(a, "-s") || !strcmp(a, "--set");
+
+			if ((set ? o->nset : o->nassume) == MAX_CHANGES)
+				return usage_error(whatif_usage, "at most %d of '%s'", MAX_CHANGES, a);
+			if (!strchr(v, '='))
+				return usage_error(whatif_usage, "%s takes KNOB=VALUE, not '%s'", a, v);
+			if (set)
+				o->set[o->nset++] = v;
+			else
+				o->assume[o->nassume++] = v;
+		} else if (!strcmp(a, "--from") || !strcmp(a, "--to")) {
+			double t = strtod(v, &end);
+
+			if (!*v || *end || !(t >= 0))
+				return usage_error(whatif_usage, "%s takes seconds, not '%s'", a, v);
+			if (!strcmp(a, "--from")) {
+				o->from_s = t;
+				o->has_from = 1;
+			} else {
+				o->to_s = t;
+				o->has_to = 1;
+			}
+		} else if (!strcmp(a, "--format")) {
+			if (out_format_parse(v, &o->fmt))
+				return usage_error(whatif_usage, "--format takes text, csv or json, not '%s'", v);
+		} else {
+			return usage_error(whatif_usage, "unknown option '%s'", a);
+		}
+	}
+	if (!o->path)
+		return usage_error(whatif_usage, "no database given");
+	return 0;
+}
+
+static int knob_index(const char *name, size_t len)
+{
+	int i;
+
+	for (i = 0; i < K_NKNOBS; i++)
+		if (strlen(whatif_knob_names[i]) == len && !strncmp(whatif_knob_names[i], name, len))
+			return i;
+	return -1;
+}
+
+/* "KNOB=VALUE" → knob and value (memcg.limit: bytes with K/M/G → pages). Return: 0 or -1. */
+static int parse_knob(const char *spec, int *knob, long long *value)
+{
+	const char *eq = strchr(spec, '=');
+	long long v, mult = 1;
+	char *end;
+
+	*knob = knob_index(spec, eq - spec);
+	if (*knob < 0)
+		return vms_error("no knob '%.*s' (vm.swappiness, memcg.swappiness, memcg.limit, "
+				 "vm.watermark_scale_factor, vm.watermark_boost_factor, "
+				 "vm.vfs_cache_pressure, vm.min_free_kbytes)", (int)(eq - spec), spec);
+	errno = 0;
+	v = strtoll(eq + 1, &end, 10);
+	if (*knob == K_MEMCG_LIMIT && *end && !end[1]) {
+		switch (*end) {
+		case 'k': case 'K': mult = 1LL << 10; end++; break;
+		case 'm': case 'M': mult = 1LL << 20; end++; break;
+		case 'g': case 'G': mult = 1LL << 30; end++; break;
+		}
+	}
+	if (errno || end == eq + 1 || *end || v < 0)
+		return vms_error("'%s' takes a whole number%s, not '%s'", whatif_knob_names[*knob],
+				 *knob == K_MEMCG_LIMIT ? " of bytes (K, M, G suffixes)" : "", eq + 1);
+	if (*knob == K_MEMCG_LIMIT)
+		v = v * mult / 4096;
+	if ((*knob == K_VM_SWAPPINESS || *knob == K_MEMCG_SWAPPINESS) && v > 200)
+		return vms_error("'%s' takes 0..200, not %lld", whatif_knob_names[*knob], v);
+	*value = v;
+	return 0;
+}
+
+/* Does the simulation of this recording's lruvec use @knob? */
+static int knob_used(const struct whatif_rec *r, int knob)
+{
+	if (r->memcg)
+		return knob == K_MEMCG_LIMIT ||
+		       knob == (r->cgroup_v1 ? K_MEMCG_SWAPPINESS : K_VM_SWAPPINESS);
+	return knob == K_VM_SWAPPINESS || knob == K_MIN_FREE_KBYTES || knob == K_WATERMARK_SCALE;
+}
+
+struct run {
+	struct whatif_rec rec;
+	long long base_knob[K_NKNOBS], new_knob[K_NKNOBS];
+	const char *source[K_NKNOBS];	/* of the baseline value */
+	int demand_counters;		/* --assume demand=counters */
+	char scenario[1024];
+};
+
+/* Apply --assume and --set, and refuse what cannot be simulated. Return: 0 or -1. */
+static int settle_knobs(const struct whatif_opts *o, struct run *run)
+{
+	struct whatif_rec *r = &run->rec;
+	int i, k, set[K_NKNOBS] = { 0 };
+	long long v;
+	size_t len;
+
+	for (i = 0; i < o->nassume; i++) {
+		if (!strcmp(o->assume[i], "demand=counters")) {
+			run->demand_counters = 1;
+			continue;
+		}
+		if (!strcmp(o->assume[i], "access=sequential")) {
+			r->sequential = 1;
+			continue;
+		}
+		if (parse_knob(o->assume[i], &k, &v))
+			return -1;
+		if (r->knob[k].known)
+			vms_warning("the recording says %s=%lld (%s); --assume %s overrides it",
+				    whatif_knob_names[k], r->knob[k].v, r->knob[k].source, o->assume[i]);
+		r->knob[k].v = v;
+		r->knob[k].known = 1;
+		r->knob[k].source = "--assume";
+	}
+	for (k = 0; k < K_NKNOBS; k++) {
+		run->base_knob[k] = run->new_knob[k] = r->knob[k].v;
+		run->source[k] = r->knob[k].known ? r->knob[k].source : NULL;
+	}
+	for (i = 0; i < o->nset; i++) {
+		if (parse_knob(o->set[i], &k, &v))
+			return -1;
+		if (not_modeled[k])
+			return vms_error("%s is not modeled yet: %s", whatif_knob_names[k], not_modeled[k]);
+		if (!knob_used(r, k))
+			return vms_error("%s does not act on the reclaim this recording's simulation "
+					 "models (%s%s)", whatif_knob_names[k],
+					 r->memcg ? "memcg reclaim" : "node reclaim",
+					 r->memcg && r->cgroup_v1 && k == K_VM_SWAPPINESS ?
+					 ", which on cgroup v1 uses memcg.swappiness" : "");
+		run->new_knob[k] = v;
+		set[k] = 1;
+	}
+	for (k = 0; k < K_NKNOBS; k++) {
+		int wmark = k == K_MIN_FREE_KBYTES || k == K_WATERMARK_SCALE;
+
+		/* the baseline takes the recorded watermarks; recomputing them needs both knobs */
+		if (!knob_used(r, k) || r->knob[k].known ||
+		    (wmark && (set[k] || (!set[K_MIN_FREE_KBYTES] && !set[K_WATERMARK_SCALE]))))
+			continue;
+		return vms_error("the recording does not say %s, which the simulation needs: give "
+				 "the value it ran with, --assume %s=VALUE", whatif_knob_names[k],
+				 whatif_knob_names[k]);
+	}
+	if (r->memcg && run->base_knob[K_MEMCG_LIMIT] > r->max_lru)
+		r->nonlru = run->base_knob[K_MEMCG_LIMIT] - r->max_lru;
+	if (!r->fm && !run->demand_counters)
+		return vms_error("the recording has no page-cache events (filemap:"
+				 "mm_filemap_add_to_page_cache, mm_filemap_delete_from_page_cache), so "
+				 "file demand is known only as counts: record them (vmscope record -e "
+				 "filemap with the default events), or accept counts with --assume "
+				 "demand=counters");
+	len = 0;
+	run->scenario[0] = 0;
+	for (k = 0; k < K_NKNOBS; k++)
+		if (set[k])
+			len += snprintf(run->scenario + len, sizeof(run->scenario) - len, "%s%s=%lld",
+					len ? " " : "", whatif_knob_names[k], run->new_knob[k]);
+	if (o->policy && len < sizeof(run->scenario))
+		len += snprintf(run->scenario + len, sizeof(run->scenario) - len, "%spolicy=%s",
+				len ? " " : "", o->policy);
+	if (!len)
+		snprintf(run->scenario, sizeof(run->scenario), "no change");
+	return 0;
+}
+
+static struct table *outcome_table(const struct run *run, const double *base, const double *wi)
+{
+	struct table *t = table_new("whatif", "outcome", "What would have happened");
+	int m;
+
+	if (!t)
+		return NULL;
+	table_column(t, "metric", NULL, 0);
+	table_column(t, "recorded", NULL, 0);
+	table_column(t, "baseline", NULL, 0);
+	table_column(t, "whatif", NULL, 0);
+	table_column(t, "change", "%", 1);
+	for (m = 0; m < M_NMETRICS; m++) {
+		int dec = m == M_SECONDS ? 3 : 0;
+		double c = whatif_change_pct(run->rec.recorded[m], wi[m]);
+
+		table_row(t);
+		table_text(t, whatif_metric_names[m]);
+		if (dec) {
+			table_real(t, run->rec.recorded[m]);
+			table_real(t, base[m]);
+			table_real(t, wi[m]);
+		} else {
+			table_int(t, (long long)run->rec.recorded[m]);
+			table_int(t, (long long)base[m]);
+			table_int(t, (long long)wi[m]);
+		}
+		if (isnan(c))
+			table_null(t);
+		else
+			table_real(t, c);
+	}
+	table_note(t, "scenario: %s; lruvec: %s", run->scenario,
+		   run->rec.memcg ? "the sampled memcg" : "node 0");
+	table_note(t, "baseline: the recording simulated with its own knobs; compare whatif with "
+		   "baseline for the effect of the change, baseline with recorded for the model's error");
+	return t;
+}
+
+static int assumptions(const struct run *run, struct whatif_assumption *a, int max)
+{
+	static const struct { const char *item, *value; } model[] = {
+		{ "model: pages", "clean: file reclaim never waits for writeback; no slab, no MGLRU" },
+		{ "model: referenced", "pages are mapped: one comes in referenced, an inactive scan "
+		  "keeps a referenced page once and activates it when referenced again; no exec "
+		  "protection on the active list" },
+		{ "model: shadows", "every evicted page keeps its shadow entry (no shadow shrinker)" },
+		{ "model: kswapd", "runs to the high watermark at the allocation that wakes it" },
+		{ "model: flush", "reclaim sees refaults counted up to the last memory.stat read "
+		  "(the recorder's reads flush the kernel's counters) or the 2 s periodic flush" },
+		{ "demand: hits", "accesses that hit in the recording left no trace: with less memory "
+		  "resident than recorded, refaults are a lower bound" },
+	};
+	const struct whatif_rec *r = &run->rec;
+	int n = 0, k;
+	size_t i;
+
+	for (k = 0; k < K_NKNOBS && n < max; k++) {
+		if (!knob_used(r, k) || !run->source[k])
+			continue;	/* not needed (node watermarks as recorded) */
+		snprintf(a[n].item, sizeof(a[n].item), "%s", whatif_knob_names[k]);
+		if (run->new_knob[k] != run->base_knob[k])
+			snprintf(a[n].value, sizeof(a[n].value), "%lld (recorded %lld)",
+				 run->new_knob[k], run->base_knob[k]);
+		else
+			snprintf(a[n].value, sizeof(a[n].value), "%lld", run->base_knob[k]);
+		if (k == K_MEMCG_LIMIT)
+			snprintf(a[n].value + strlen(a[n].value), sizeof(a[n].value) - strlen(a[n].value),
+				 " pages, of which %lld outside the LRU lists (limit minus the largest "
+				 "LRU total recorded)", r->nonlru);
+		a[n].source = run->source[k];
+		a[n].firmness = strcmp(run->source[k], "--assume") ? "sampled" : "assumed";
+		n++;
+	}
+	if (n < max) {
+		snprintf(a[n].item, sizeof(a[n].item), "swap");
+		snprintf(a[n].value, sizeof(a[n].value), "%lld pages (SwapTotal; memcg swap limits "
+			 "ignored)", r->swap_pages);
+		a[n].source = "meminfo";
+		a[n++].firmness = "sampled";
+	}
+	if (n < max) {
+		snprintf(a[n].item, sizeof(a[n].item), "demand");
+		if (r->fm)
+			snprintf(a[n].value, sizeof(a[n].value), "filemap: %ld page-cache insertions "
+				 "and removals of the lruvec's tasks; anon from counters", r->nfm);
+		else
+			snprintf(a[n].value, sizeof(a[n].value), "counters: file and anon pages "
+				 "entering per sample interval; refaults re-access earlier pages in "
+				 "first-insertion order (a cyclic scan)");
+		a[n].source = r->fm ? "events" : "--assume demand=counters";
+		a[n++].firmness = r->fm ? "exact" : "assumed";
+	}
+	if (n < max && r->fm) {
+		snprintf(a[n].item, sizeof(a[n].item), "demand: access");
+		snprintf(a[n].value, sizeof(a[n].value), "%s", r->sequential ?
+			 "sequential: the pages between two recorded insertions of a file that the "
+			 "recording had resident were used too (hits)" :
+			 "misses only: pages resident in the recording are not used again");
+		a[n].source = r->sequential ? "--assume access=sequential" : "default";
+		a[n++].firmness = "assumed";
+	}
+	if (n < max) {
+		snprintf(a[n].item, sizeof(a[n].item), "reclaim_seconds");
+		snprintf(a[n].value, sizeof(a[n].value), "%.0f ns per page scanned (the recording's "
+			 "reclaim time over its pages scanned)", r->ns_per_scanned);
+		a[n].source = "events";
+		a[n++].firmness = "inferred";
+	}
+	for (i = 0; i < sizeof(model) / sizeof(model[0]) && n < max; i++, n++) {
+		snprintf(a[n].item, sizeof(a[n].item), "%s", model[i].item);
+		snprintf(a[n].value, sizeof(a[n].value), "%s", model[i].value);
+		a[n].source = "model";
+		a[n].firmness = "assumed";
+	}
+	return n;
+}
+
+static struct table *assumption_table(const struct whatif_assumption *a, int n)
+{
+	struct table *t = table_new("whatif", "assumptions", "Assumptions of the simulation");
+	int i;
+
+	if (!t)
+		return NULL;
+	table_column(t, "item", NULL, 0);
+	table_column(t, "value", NULL, 0);
+	table_column(t, "source", NULL, 0);
+	table_column(t, "firmness", NULL, 0);
+	for (i = 0; i < n; i++) {
+		table_row(t);
+		table_text(t, a[i].item);
+		table_text(t, a[i].value);
+		table_text(t, a[i].source);
+		table_text(t, a[i].firmness);
+	}
+	return t;
+}
+
+int cmd_whatif(int argc, const char **argv)
+{
+	struct whatif_point *bseries = NULL, *wseries = NULL;
+	struct policy_instance pol = { 0 };
+	struct table *t1 = NULL, *t2 = NULL;
+	struct whatif_assumption asm_rows[24];
+	double base[M_NMETRICS], wi[M_NMETRICS];
+	struct vms_window w = { 0 };
+	struct whatif_opts o;
+	struct vms_db *db = NULL;
+	struct out *out = NULL;
+	struct run *run;
+	long nb = 0, nw = 0;
+	int rc, na, has_policy = 0;
+
+	rc = parse_options(argc, argv, &o);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	run = calloc(1, sizeof(*run));
+	if (!run)
+		return error("out of memory");
+	rc = 1;
+	if (o.policy) {
+		if (policy_open(o.policy, &pol))
+			goto fail;
+		has_policy = 1;
+		if (!pol.policy->deactivate && !pol.policy->scan_balance && !pol.policy->kswapd_retry) {
+			vms_error("policy '%s' decides only shrink_slab, and slab is not modeled yet",
+				  pol.label ? pol.label : o.policy);
+			goto fail;
+		}
+		if (pol.policy->shrink_slab)
+			vms_warning("policy '%s': its shrink_slab answers are not used (slab is not "
+				    "modeled yet)", o.policy);
+	}
+	db = vms_db_open(o.path, 0);
+	w.db = db;
+	if (!db || vms_window_open(&w, o.from_s, o.to_s, o.has_from, o.has_to) ||
+	    whatif_rec_load(&w, &run->rec) || settle_knobs(&o, run))
+		goto fail;
+	if (whatif_simulate(&run->rec, run->base_knob, NULL, base, &bseries, &nb) ||
+	    whatif_simulate(&run->rec, run->new_knob, has_policy ? &pol : NULL, wi, &wseries, &nw))
+		goto fail;
+	na = assumptions(run, asm_rows, sizeof(asm_rows) / sizeof(asm_rows[0]));
+	if (vms_db_apply_schema_file(db, "930-whatif.sql") || vms_db_exec(db, "BEGIN") ||
+	    whatif_store(db, run->scenario, &run->rec, base, wi, bseries, wseries, nb, asm_rows, na) ||
+	    vms_db_exec(db, "COMMIT"))
+		goto fail;
+	t1 = outcome_table(run, base, wi);
+	t2 = assumption_table(asm_rows, na);
+	out = out_open(stdout, o.fmt);
+	if (!t1 || !t2 || !out) {
+		vms_error("out of memory");
+		goto fail;
+	}
+	out_meta(out, "database", o.path);
+	out_meta(out, "scenario", run->scenario);
+	out_table(out, t1);
+	out_table(out, t2);
+	rc = out_close(out) ? error("cannot write to standard output") : 0;
+	out = NULL;
+	goto out;
+fail:
+	rc = error_last();
+out:
+	if (out)
+		out_close(out);
+	table_free(t1);
+	table_free(t2);
+	free(bseries);
+	free(wseries);
+	whatif_rec_release(&run->rec);
+	free(run);
+	if (has_policy)
+		policy_close(&pol);
+	vms_db_close(db);
+	return rc;
+}

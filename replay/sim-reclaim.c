@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sim-reclaim.c - reclaim in the simulated lruvec, entered as 6.18 enters
+ * it: a memcg charge over the limit calls try_to_free_mem_cgroup_pages()
+ * for a charge batch (64 pages, or what the configuration says; up to
+ * MAX_RECLAIM_RETRIES times); on a node,
+ * an allocation below the low watermark runs kswapd's balance_pgdat() up to
+ * the high watermark, and one below the min watermark reclaims directly.
+ * Each priority step builds a struct vms_pass_input from the simulated
+ * state (exact) and asks the policy's hooks, falling back to the baseline's
+ * kernel logic (kernel-logic.c) for a hook that is absent or defers, so the
+ * replay policies decide here as they do in replay. The lists are then
+ * shrunk as shrink_lruvec(), shrink_inactive_list() and
+ * shrink_active_list() do, with the 6.2+ anon/file cost.
+ *
+ * Simplifications (whatif lists them as assumptions): pages are clean (no
+ * writeback; reclaim of a file page never waits), every page is treated as
+ * mapped by the access that brought it in (folio_check_references() of a
+ * mapped page: kept once when referenced, activated when referenced again;
+ * the kernel reclaims unmapped referenced pages), no exec protection, no
+ * slab, no MGLRU, kswapd runs to the high watermark at the moment of the
+ * allocation that wakes it, and memory.low/min protection is absent.
+ */
+#include "vms.h"
+#include "replay.h"
+#include "sim.h"
+
+#define DEF_PRIORITY 12
+#define MAX_RECLAIM_RETRIES 16
+#define MEMCG_CHARGE_BATCH 64	/* try_charge_memcg() charges, and reclaims, in batches */
+
+static long long lru_total(const struct sim *s)
+{
+	return s->list[0].size + s->list[1].size + s->list[2].size + s->list[3].size;
+}
+
+static long long swap_free(const struct sim *s)
+{
+	long long f = s->cfg.swap_pages - s->swap_used;
+
+	return f > 0 ? f : 0;
+}
+
+void sim_note_cost(struct sim *s, int file, long long nr_io, long long nr_rotated)
+{
+	s->cost[file] += nr_io * SIM_SWAP_CLUSTER + nr_rotated;
+	if (s->cost[0] + s->cost[1] > lru_total(s) / 4) {
+		s->cost[0] /= 2;
+		s->cost[1] /= 2;
+	}
+}
+
+static struct vms_value exact(long long v)
+{
+	struct vms_value x = { v, VMS_PROV_EXACT };
+
+	return x;
+}
+
+static void pass_input(const struct sim *s, enum vms_reclaimer who, int priority,
+		       struct vms_pass_input *in)
+{
+	long long free_pages;
+
+	*in = (struct vms_pass_input){ 0 };
+	in->reclaimer = who;
+	in->priority = priority;
+	in->inactive_anon = exact(s->list[SIM_INACTIVE_ANON].size);
+	in->active_anon = exact(s->list[SIM_ACTIVE_ANON].size);
+	in->inactive_file = exact(s->list[SIM_INACTIVE_FILE].size);
+	in->active_file = exact(s->list[SIM_ACTIVE_FILE].size);
+	if (s->cfg.reclaimer == VMS_MEMCG) {
+		free_pages = s->cfg.limit - lru_total(s);
+		in->high_wmark = exact(0);
+	} else {
+		free_pages = s->cfg.node_pages - lru_total(s);
+		in->high_wmark = exact(s->cfg.high_wmark);
+	}
+	in->free_pages = exact(free_pages > 0 ? free_pages : 0);
+	in->boost = exact(0);
+	in->swappiness = exact(s->cfg.swappiness);
+	in->swap_free = exact(swap_free(s));
+	in->refault_file = exact(s->visible_activate[1] - s->snapshot_activate[1]);
+	in->refault_anon = exact(s->visible_activate[0] - s->snapshot_activate[0]);
+	in->anon_cost = exact(s->cost[0]);
+	in->file_cost = exact(s->cost[1]);
+}
+
+static int ask_deactivate(const struct sim *s, const struct vms_pass_input *in, int file)
+{
+	const struct policy_instance *p = s->cfg.policy;
+
+	if (p && p->policy->deactivate) {
+		int r = p->policy->deactivate(p->priv, in, file);
+
+		if (r != VMS_DEFER)
+			return r;
+	}
+	return file ? kl_deactivate_file(in) : kl_deactivate_anon(in);
+}
+
+static void ask_scan_balance(const struct sim *s, const struct vms_pass_input *in_pass,
+			     struct vms_scan_decision *d)
+{
+	const struct policy_instance *p = s->cfg.policy;
+	const struct vms_pass_input *in = in_pass;
+	struct vms_pass_input retry;
+
+	if (s->no_cache_trim && !in->refault_file.v) {
+		/*
+		 * The policy ABI has no no_cache_trim_mode input; a file refault
+		 * since the last cycle is what turns cache_trim_mode off in every
+		 * version's logic, so the retry sweep shows the hook one.
+		 */
+		retry = *in_pass;
+		retry.refault_file.v = 1;
+		retry.refault_file.prov = VMS_PROV_INFERRED;
+		in = &retry;
+	}
+
+	if (p && p->policy->scan_balance && p->policy->scan_balance(p->priv, in, d) != VMS_DEFER)
+		return;
+	kl_scan_balance(in, in->anon_cost.v, in->file_cost.v, d);
+}
+
+/* shrink_active_list(): every page taken goes to the inactive list (no exec protection) */
+static void shrink_active(struct sim *s, enum sim_lru lru, long long nr)
+{
+	int file = lru == SIM_ACTIVE_FILE;
+
+	while (nr-- > 0 && s->list[lru].tail != SIM_NONE) {
+		int32_t slot = s->list[lru].tail;
+
+		sim_list_del(s, slot);
+		s->page[slot].referenced = 0;
+		s->page[slot].workingset = 1;
+		sim_list_add(s, slot, file ? SIM_INACTIVE_FILE : SIM_INACTIVE_ANON);
+		s->st.deactivated[file]++;
+	}
+	sim_note_cost(s, file, 0, 0);
+}
+
+/* shrink_inactive_list() on @nr pages from the tail. Return: pages reclaimed. */
+static long long shrink_inactive(struct sim *s, enum sim_lru lru, long long nr)
+{
+	int file = lru == SIM_INACTIVE_FILE;
+	long long scanned = 0, reclaimed = 0, pageout = 0;
+
+	while (nr-- > 0 && s->list[lru].tail != SIM_NONE) {
+		int32_t slot = s->list[lru].tail;
+		struct sim_page *p = &s->page[slot];
+
+		scanned++;
+		if (p->referenced && !p->kept) {
+			/* folio_check_references() of a mapped page: referenced once, keep it */
+			sim_list_del(s, slot);
+			p->referenced = 0;
+			p->kept = 1;
+			sim_list_add(s, slot, lru);
+			continue;
+		}
+		if (p->referenced || (!file && !swap_free(s))) {
+			/* referenced again since it was kept, or anon with no swap slot: activate */
+			sim_list_del(s, slot);
+			p->referenced = p->kept = 0;
+			sim_list_add(s, slot, file ? SIM_ACTIVE_FILE : SIM_ACTIVE_ANON);
+			continue;
+		}
+		if (!file) {
+			s->swap_used++;
+			s->st.swapout++;
+			pageout++;
+		}
+		sim_evict(s, slot);
+		reclaimed++;
+	}
+	s->st.scanned[file] += scanned;
+	s->st.reclaimed[file] += reclaimed;
+	sim_note_cost(s, file, pageout, scanned - reclaimed);
+	return reclaimed;
+}
+
+/* One priority step: get_scan_count() through the policy, then shrink_lruvec(). */
+static long long shrink_lruvec(struct sim *s, enum vms_reclaimer who, int priority,
+			       long long nr_to_reclaim)
+{
+	struct vms_scan_decision d;
+	struct vms_pass_input in;
+	long long nr[SIM_NR_LRU], reclaimed = 0;
+	unsigned long long den;
+	int may_deact[2], lru;
+
+	s->st.passes++;
+	pass_input(s, who, priority, &in);
+	may_deact[0] = ask_deactivate(s, &in, 0);
+	may_deact[1] = ask_deactivate(s, &in, 1);
+	ask_scan_balance(s, &in, &d);
+	s->last_in = in;
+	den = d.fraction_anon + d.fraction_file;
+	for (lru = 0; lru < SIM_NR_LRU; lru++) {
+		int file = lru >= SIM_INACTIVE_FILE;
+		long long size = s->list[lru].size >> priority;
+
+		switch (d.balance) {
+		case VMS_SCAN_FILE:
+			nr[lru] = file ? size : 0;
+			break;
+		case VMS_SCAN_ANON:
+			nr[lru] = file ? 0 : size;
+			break;
+		case VMS_SCAN_FRACT:
+			nr[lru] = den ? (long long)((unsigned long long)size *
+						    (file ? d.fraction_file : d.fraction_anon) / den) : 0;
+			break;
+		default:
+			nr[lru] = size;
+		}
+	}
+	while (nr[SIM_INACTIVE_ANON] || nr[SIM_ACTIVE_FILE] || nr[SIM_INACTIVE_FILE]) {
+		for (lru = 0; lru < SIM_NR_LRU; lru++) {
+			long long n = nr[lru] < SIM_SWAP_CLUSTER ? nr[lru] : SIM_SWAP_CLUSTER;
+			int file = lru >= SIM_INACTIVE_FILE;
+
+			if (!n)
+				continue;
+			nr[lru] -= n;
+			if (lru == SIM_ACTIVE_ANON || lru == SIM_ACTIVE_FILE) {
+				if (may_deact[file])
+					shrink_active(s, lru, n);
+			} else {
+				reclaimed += shrink_inactive(s, lru, n);
+			}
+		}
+		/* the kernel scales the other lists down here; the simulation stops */
+		if (reclaimed >= nr_to_reclaim)
+			break;
+	}
+	/* the tail of shrink_lruvec(): age anon when it can be reclaimed */
+	if (swap_free(s) && kl_inactive_is_low(s->list[SIM_INACTIVE_ANON].size,
+					       s->list[SIM_ACTIVE_ANON].size))
+		shrink_active(s, SIM_ACTIVE_ANON, SIM_SWAP_CLUSTER);
+	return reclaimed;
+}
+
+/* snapshot_refaults(): the activations reclaim saw, for the next cycle's comparison */
+static void snapshot_refaults(struct sim *s)
+{
+	s->snapshot_activate[0] = s->visible_activate[0];
+	s->snapshot_activate[1] = s->visible_activate[1];
+}
+
+/* do_try_to_free_pages(): priorities 12 -> 0 until @nr_to_reclaim. Return: reclaimed. */
+static long long try_to_free(struct sim *s, enum vms_reclaimer who, long long nr_to_reclaim)
+{
+	long long reclaimed = 0;
+	int priority;
+
+	s->st.episodes++;
+	for (priority = DEF_PRIORITY; priority >= 0; priority--) {
+		reclaimed += shrink_lruvec(s, who, priority, nr_to_reclaim - reclaimed);
+		if (reclaimed >= nr_to_reclaim)
+			break;
+	}
+	snapshot_refaults(s);
+	return reclaimed;
+}
+
+/* A kswapd run that reclaimed nothing: restart without cache_trim_mode (6.9+)? */
+static int ask_kswapd_retry(struct sim *s)
+{
+	const struct policy_instance *p = s->cfg.policy;
+	struct vms_kswapd_run run = { 0 };
+
+	run.lowest_priority = 1;
+	run.runs_since_success = s->kswapd_failures;
+	run.cache_trim_mode = kl_cache_trim_mode(&s->last_in);
+	run.last_pass = s->last_in;
+	if (p && p->policy->kswapd_retry) {
+		int r = p->policy->kswapd_retry(p->priv, &run);
+
+		if (r != VMS_DEFER)
+			return r;
+	}
+	return run.cache_trim_mode;	/* the baseline, v6.18 */
+}
+
+/* balance_pgdat(): reclaim until free memory reaches the high watermark. */
+static void kswapd_run(struct sim *s)
+{
+	long long reclaimed = 0, to_reclaim = s->cfg.high_wmark > SIM_SWAP_CLUSTER ?
+		s->cfg.high_wmark : SIM_SWAP_CLUSTER;
+	int priority = DEF_PRIORITY;
+
+	s->st.episodes++;
+	for (;;) {
+		while (priority >= 1 && s->cfg.node_pages - lru_total(s) < s->cfg.high_wmark) {
+			long long r = shrink_lruvec(s, VMS_KSWAPD, priority, to_reclaim);
+
+			reclaimed += r;
+			if (r < to_reclaim)
+				priority--;	/* raise_priority: not enough at this priority */
+		}
+		if (reclaimed || priority >= 1 || s->no_cache_trim || !s->st.passes ||
+		    !ask_kswapd_retry(s))
+			break;
+		s->st.kswapd_retries++;
+		s->no_cache_trim = 1;
+		priority = DEF_PRIORITY;
+	}
+	s->no_cache_trim = 0;
+	snapshot_refaults(s);
+	if (reclaimed) {
+		s->kswapd_failures = 0;
+	} else {
+		s->kswapd_failures++;
+		s->st.kswapd_failures++;
+	}
+}
+
+int sim_charge(struct sim *s)
+{
+	int retries = MAX_RECLAIM_RETRIES;
+
+	if (s->cfg.reclaimer == VMS_MEMCG) {
+		long long batch = s->cfg.charge_batch > 0 ? s->cfg.charge_batch : MEMCG_CHARGE_BATCH;
+
+		while (lru_total(s) + 1 > s->cfg.limit) {
+			if (!try_to_free(s, VMS_MEMCG, batch) && --retries <= 0) {
+				s->st.over_limit++;
+				break;
+			}
+		}
+		return 0;
+	}
+	if (s->cfg.node_pages - lru_total(s) - 1 < s->cfg.low_wmark &&
+	    s->kswapd_failures < MAX_RECLAIM_RETRIES)
+		kswapd_run(s);
+	while (s->cfg.node_pages - lru_total(s) - 1 < s->cfg.min_wmark) {
+		if (try_to_free(s, VMS_DIRECT, SIM_SWAP_CLUSTER)) {
+			s->kswapd_failures = 0;
+		} else if (--retries <= 0) {
+			s->st.over_limit++;
+			break;
+		}
+	}
+	return 0;
+}

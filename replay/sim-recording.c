@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sim-recording.c - what `vmscope whatif` reads from a recording before it
+ * simulates: which lruvec was reclaimed (the memcg that record -m sampled,
+ * else the node), its counter samples (LRU sizes, page cache and anon
+ * charged, cumulative refaults), the recorded reclaim (events), page-cache
+ * insertions and removals if filemap events were recorded, the knobs the
+ * recording ran with, and the recorded outcome that the simulation is
+ * compared with. Reading only; the simulation is sim-run.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "vms.h"
+#include "vms-window.h"
+#include "replay.h"
+#include "sim.h"
+
+const char *const whatif_knob_names[K_NKNOBS] = {
+	"vm.swappiness", "memcg.swappiness", "memcg.limit", "vm.watermark_scale_factor",
+	"vm.watermark_boost_factor", "vm.vfs_cache_pressure", "vm.min_free_kbytes",
+};
+
+const char *const whatif_metric_names[M_NMETRICS] = {
+	"refault_file", "refault_anon", "reclaimed_file", "reclaimed_anon", "swapout",
+	"reclaim_episodes", "reclaim_seconds",
+};
+
+/* memory.stat (v1 hierarchical name, v2 name; bytes) or /proc/vmstat (pages) fields */
+enum sfield { F_IA, F_AA, F_IF, F_AF, F_FILE, F_ANON, F_RF_ANON, F_RF_FILE, F_NFIELDS };
+
+static const char *const memcg_v1_names[F_NFIELDS] = {
+	"total_inactive_anon", "total_active_anon", "total_inactive_file", "total_active_file",
+	"total_cache", "total_rss", "total_workingset_refault_anon", "total_workingset_refault_file",
+};
+static const char *const memcg_v2_names[F_NFIELDS] = {
+	"inactive_anon", "active_anon", "inactive_file", "active_file",
+	"file", "anon", "workingset_refault_anon", "workingset_refault_file",
+};
+static const char *const vmstat_names[F_NFIELDS] = {
+	"nr_inactive_anon", "nr_active_anon", "nr_inactive_file", "nr_active_file",
+	"nr_file_pages", "nr_anon_pages", "workingset_refault_anon", "workingset_refault_file",
+};
+
+static int field_of(const char *const *names, const char *name)
+{
+	int i;
+
+	for (i = 0; i < F_NFIELDS; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	return -1;
+}
+
+/* First column of a query on the window (?1, ?2) and text @arg (?3). Return: 0, 1 none, -1. */
+static int query_int(struct vms_window *w, const char *sql, const char *arg, long long *out)
+{
+	sqlite3_stmt *st = vms_window_prepare(w, sql);
+
+	if (!st)
+		return -1;
+	if (arg)
+		sqlite3_bind_text(st, 3, arg, -1, SQLITE_TRANSIENT);
+	return vms_window_step_int(w, st, out);
+}
+
+static int table_exists(struct vms_window *w, const char *name)
+{
+	long long n = 0;
+
+	return query_int(w, "SELECT COUNT(*) FROM sqlite_master WHERE name = ?3",
+			 name, &n) == 0 && n > 0;
+}
+
+static void knob_set(struct whatif_value *k, long long v, const char *source)
+{
+	k->v = v;
+	k->known = 1;
+	k->source = source;
+}
+
+static int load_knobs(struct vms_window *w, struct whatif_rec *r)
+{
+	static const char sql[] = "SELECT CAST(value AS INTEGER) FROM sysctl WHERE name = ?3";
+	int i;
+
+	for (i = 0; i < K_NKNOBS; i++) {
+		long long v;
+		int rc = query_int(w, sql, whatif_knob_names[i], &v);
+
+		if (rc < 0)
+			return -1;
+		if (!rc)
+			knob_set(&r->knob[i], v, "recorded sysctl");
+	}
+	if (r->memcg && r->limit_pages > 0 && !r->knob[K_MEMCG_LIMIT].known)
+		knob_set(&r->knob[K_MEMCG_LIMIT], r->limit_pages, "memory.stat hierarchical_memory_limit");
+	return 0;
+}
+
+static int add_sample(struct whatif_rec *r, long *alloc, long long ts)
+{
+	if (r->nsmp == *alloc) {
+		long n = *alloc ? *alloc * 2 : 256;
+		struct whatif_sample *p = realloc(r->smp, n * sizeof(*p));
+
+		if (!p)
+			return vms_error("out of memory");
+		r->smp = p;
+		*alloc = n;
+	}
+	memset(&r->smp[r->nsmp], 0, sizeof(r->smp[0]));
+	r->smp[r->nsmp++].ts = ts;
+	return 0;
+}
+
+static int load_samples(struct vms_window *w, struct whatif_rec *r, const char *scope,
+			long long page_size)
+{
+	const char *source = r->memcg ? "memcg" : "vmstat";
+	const char *const *names = !r->memcg ? vmstat_names :
+				   r->cgroup_v1 ? memcg_v1_names : memcg_v2_names;
+	char sql[512];
+	sqlite3_stmt *st;
+	long alloc = 0;
+	int rc;
+
+	snprintf(sql, sizeof(sql),
+		 "SELECT s.ts, v.name, v.value FROM counter_sample s JOIN counter_value v ON v.sample = s.id "
+		 "WHERE s.source = '%s' AND s.scope = ?3 AND s.ts BETWEEN ?1 AND ?2 ORDER BY s.ts, s.id",
+		 source);
+	st = vms_window_prepare(w, sql);
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 3, scope, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		long long ts = sqlite3_column_int64(st, 0), v = sqlite3_column_int64(st, 2);
+		int f = field_of(names, (const char *)sqlite3_column_text(st, 1));
+		struct whatif_sample *s;
+
+		if (!strcmp((const char *)sqlite3_column_text(st, 1), "hierarchical_memory_limit") &&
+		    r->memcg && v > 0 && v < (1LL << 60))
+			r->limit_pages = v / page_size;
+		if (f < 0)
+			continue;
+		if ((!r->nsmp || r->smp[r->nsmp - 1].ts != ts) && add_sample(r, &alloc, ts)) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+		s = &r->smp[r->nsmp - 1];
+		if (r->memcg && f <= F_ANON)
+			v /= page_size;		/* memory.stat sizes are bytes */
+		if (f <= F_AF)
+			s->lru[f] = v;
+		else if (f == F_FILE)
+			s->file = v;
+		else if (f == F_ANON)
+			s->anon = v;
+		else
+			s->refault[f == F_RF_FILE] = v;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return vms_error("reading counter samples: %s", sqlite3_errmsg(w->sql));
+	return 0;
+}
+
+/* The recorded reclaim of the lruvec: inactive-list events, cumulative at each sample. */
+static int load_reclaim(struct vms_window *w, struct whatif_rec *r)
+{
+	char sql[512];
+	sqlite3_stmt *st;
+	long long cum[2] = { 0, 0 }, scanned = 0;
+	long i = 0;
+	int rc;
+
+	snprintf(sql, sizeof(sql),
+		 "SELECT ts, (reclaim_flags & 2) != 0, nr_reclaimed, nr_scanned FROM mm_vmscan_lru_shrink_inactive "
+		 "WHERE ts BETWEEN ?1 AND ?2 AND pid %s IN (SELECT pid FROM mm_vmscan_memcg_reclaim_begin) "
+		 "ORDER BY ts", r->memcg ? "" : "NOT");
+	st = vms_window_prepare(w, sql);
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		long long ts = sqlite3_column_int64(st, 0);
+
+		while (i < r->nsmp && r->smp[i].ts < ts) {
+			r->smp[i].reclaimed[0] = cum[0];
+			r->smp[i++].reclaimed[1] = cum[1];
+		}
+		cum[sqlite3_column_int(st, 1)] += sqlite3_column_int64(st, 2);
+		scanned += sqlite3_column_int64(st, 3);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return vms_error("reading reclaim events: %s", sqlite3_errmsg(w->sql));
+	for (; i < r->nsmp; i++) {
+		r->smp[i].reclaimed[0] = cum[0];
+		r->smp[i].reclaimed[1] = cum[1];
+	}
+	r->recorded[M_RECLAIMED_ANON] = cum[0];
+	r->recorded[M_RECLAIMED_FILE] = cum[1];
+	r->has_recorded[M_RECLAIMED_ANON] = r->has_recorded[M_RECLAIMED_FILE] = 1;
+	r->scanned_recorded = scanned;
+	return 0;
+}
+
+static int load_outcome(struct vms_window *w, struct whatif_rec *r)
+{
+	const struct whatif_sample *a = &r->smp[0], *b = &r->smp[r->nsmp - 1];
+	long long v, k;
+
+	r->recorded[M_REFAULT_FILE] = b->refault[1] - a->refault[1];
+	r->recorded[M_REFAULT_ANON] = b->refault[0] - a->refault[0];
+	r->has_recorded[M_REFAULT_FILE] = r->has_recorded[M_REFAULT_ANON] = 1;
+	if (!query_int(w, "SELECT MAX(value) - MIN(value) FROM counter WHERE source = 'vmstat' "
+		       "AND name = 'pswpout' AND ts BETWEEN ?1 AND ?2", NULL, &v)) {
+		r->recorded[M_SWAPOUT] = v;
+		r->has_recorded[M_SWAPOUT] = 1;
+	}
+	if (r->memcg) {
+		if (query_int(w, "SELECT COUNT(*) FROM mm_vmscan_memcg_reclaim_begin WHERE ts BETWEEN ?1 AND ?2",
+			      NULL, &v) < 0 ||
+		    query_int(w, "SELECT COALESCE(SUM(duration_ns), 0) FROM reclaim_interval "
+			      "WHERE kind = 'memcg' AND begin_ts BETWEEN ?1 AND ?2", NULL, &k) < 0)
+			return -1;
+	} else {
+		long long d = 0, kd = 0;
+
+		if (query_int(w, "SELECT (SELECT COUNT(*) FROM mm_vmscan_kswapd_wake WHERE ts BETWEEN ?1 AND ?2) + "
+			      "(SELECT COUNT(*) FROM mm_vmscan_direct_reclaim_begin WHERE ts BETWEEN ?1 AND ?2)",
+			      NULL, &v) < 0 ||
+		    query_int(w, "SELECT COALESCE(SUM(duration_ns), 0) FROM reclaim_interval "
+			      "WHERE kind = 'direct' AND begin_ts BETWEEN ?1 AND ?2", NULL, &d) < 0 ||
+		    query_int(w, "SELECT COALESCE(SUM(duration_ns), 0) FROM kswapd_interval "
+			      "WHERE wake_ts BETWEEN ?1 AND ?2", NULL, &kd) < 0)
+			return -1;
+		k = d + kd;
+	}
+	r->recorded[M_EPISODES] = v;
+	r->recorded[M_SECONDS] = k / 1e9;
+	r->has_recorded[M_EPISODES] = r->has_recorded[M_SECONDS] = 1;
+	r->ns_per_scanned = r->scanned_recorded ? (double)k / r->scanned_recorded : 0;
+	if (r->memcg && v > 0)
+		r->charge_batch = (long long)((r->recorded[M_RECLAIMED_FILE] +
+					       r->recorded[M_RECLAIMED_ANON]) / v + 0.5);
+	if (r->charge_batch < 64)
+		r->charge_batch = 64;
+	return 0;
+}
+
+/* Node 0's watermarks (boost removed) and managed pages per zone, at the first zoneinfo sample. */
+static int load_zones(struct vms_window *w, struct whatif_rec *r)
+{
+	static const char sql[] =
+		"SELECT s.scope, v.name, v.value FROM counter_sample s JOIN counter_value v ON v.sample = s.id "
+		"WHERE s.source = 'zoneinfo' AND s.scope LIKE 'node0/%' AND v.name IN ('min', 'low', 'high', "
+		"'boost', 'managed') AND s.ts = (SELECT MIN(ts) FROM counter_sample WHERE source = 'zoneinfo' "
+		"AND ts BETWEEN ?1 AND ?2) ORDER BY s.scope";
+	sqlite3_stmt *st = vms_window_prepare(w, sql);
+	long long boost_sum = 0;
+	char last[64] = "";
+	int rc;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *scope = (const char *)sqlite3_column_text(st, 0);
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+		long long v = sqlite3_column_int64(st, 2);
+
+		if (strcmp(scope, last) && r->nzones < 8) {
+			snprintf(last, sizeof(last), "%s", scope);
+			r->nzones++;
+		}
+		if (!strcmp(name, "min"))
+			r->wmark[0] += v;
+		else if (!strcmp(name, "low"))
+			r->wmark[1] += v;
+		else if (!strcmp(name, "high"))
+			r->wmark[2] += v;
+		else if (!strcmp(name, "boost"))
+			boost_sum += v;
+		else if (r->nzones)
+			r->managed[r->nzones - 1] = v;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return vms_error("reading zoneinfo samples: %s", sqlite3_errmsg(w->sql));
+	r->wmark[1] -= boost_sum;	/* printed low/high include the boost */
+	r->wmark[2] -= boost_sum;
+	return 0;
+}
+
+static int load_memory(struct vms_window *w, struct whatif_rec *r, long long page_size)
+{
+	const struct whatif_sample *first = &r->smp[0];
+	long long kb = 0, free_pages = 0;
+	long i;
+
+	if (query_int(w, "SELECT value FROM counter WHERE source = 'meminfo' AND name = 'SwapTotal' "
+		      "AND ts BETWEEN ?1 AND ?2 ORDER BY ts LIMIT 1", NULL, &kb) < 0)
+		return -1;
+	r->swap_pages = kb * 1024 / page_size;
+	if (r->memcg) {
+		for (i = 0; i < r->nsmp; i++) {
+			const long long *l = r->smp[i].lru;
+
+			if (l[0] + l[1] + l[2] + l[3] > r->max_lru)
+				r->max_lru = l[0] + l[1] + l[2] + l[3];
+		}
+		return 0;
+	}
+	if (load_zones(w, r) ||
+	    query_int(w, "SELECT value FROM counter WHERE source = 'vmstat' AND name = 'nr_free_pages' "
+		      "AND ts BETWEEN ?1 AND ?2 ORDER BY ts LIMIT 1", NULL, &free_pages) < 0)
+		return -1;
+	r->node_pages = free_pages + first->lru[0] + first->lru[1] + first->lru[2] + first->lru[3];
+	return 0;
+}
+
+void whatif_watermarks(const struct whatif_rec *r, long long min_free_kbytes,
+		       long long scale_factor, long long out[3])
+{
+	long long pages_min = min_free_kbytes / 4, lowmem = 0;
+	int i;
+
+	out[0] = out[1] = out[2] = 0;
+	for (i = 0; i < r->nzones; i++)
+		lowmem += r->managed[i];
+	for (i = 0; i < r->nzones && lowmem; i++) {
+		long long m = r->managed[i], zmin = pages_min * m / lowmem, tmp;
+
+		tmp = zmin / 4;
+		if (m * scale_factor / 10000 > tmp)
+			tmp = m * scale_factor / 10000;
+		out[0] += zmin;
+		out[1] += zmin + tmp;
+		out[2] += zmin + 2 * tmp;
+	}
+}
+
+/* Page-cache insertions of the lruvec's tasks and removals outside reclaim. */
+static int load_filemap(struct vms_window *w, struct whatif_rec *r)
+{
+	static const char sql[] =
+		"SELECT ts, pid, event = 'mm_filemap_delete_from_page_cache', "
+		"COALESCE(json_extract(fields, '$.i_ino'), json_extract(fields, '$.ino')), "
+		"COALESCE(json_extract(fields, '$.index'), json_extract(fields, '$.ofs') / 4096), "
+		"COALESCE(json_extract(fields, '$.s_dev'), json_extract(fields, '$.dev'), 0), "
+		"pid IN (SELECT pid FROM mm_vmscan_memcg_reclaim_begin), "
+		"pid IN (SELECT pid FROM task WHERE comm LIKE 'kswapd%'), "
+		"COALESCE(json_extract(fields, '$.order'), 0) "
+		"FROM event_generic WHERE event IN ('mm_filemap_add_to_page_cache', "
+		"'mm_filemap_delete_from_page_cache') AND ts BETWEEN ?1 AND ?2 ORDER BY ts, seq";
+	struct vms_marks *mk;
+	sqlite3_stmt *st;
+	long alloc = 0;
+	long long n = 0;
+	int rc;
+
+	if (query_int(w, "SELECT COUNT(*) FROM event_generic WHERE event = 'mm_filemap_add_to_page_cache' "
+		      "AND ts BETWEEN ?1 AND ?2", NULL, &n) < 0)
+		return -1;
+	if (!n)
+		return 0;
+	mk = vms_marks_load(w->db, NULL, 0);
+	if (!mk)
+		return -1;
+	st = vms_window_prepare(w, sql);
+	if (!st) {
+		vms_marks_free(mk);
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		long long ts = sqlite3_column_int64(st, 0), pid = sqlite3_column_int64(st, 1);
+		int removed = sqlite3_column_int(st, 2), in_memcg = sqlite3_column_int(st, 6);
+		struct whatif_filemap *f;
+
+		if (removed && (sqlite3_column_int(st, 7) || vms_marks_inside(mk, 0, pid, ts) ||
+				vms_marks_inside(mk, 1, pid, ts)))
+			removed = 2;	/* reclaim's own eviction: the simulation decides those */
+		if (!removed && r->memcg && !in_memcg)
+			continue;	/* another task's page cache */
+		if (r->nfm == alloc) {
+			long na = alloc ? alloc * 2 : 4096;
+			struct whatif_filemap *p = realloc(r->fm, na * sizeof(*p));
+
+			if (!p) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			r->fm = p;
+			alloc = na;
+		}
+		f = &r->fm[r->nfm++];
+		f->ts = ts;
+		f->ino = (uint64_t)sqlite3_column_int64(st, 3) ^
+			 ((uint64_t)sqlite3_column_int64(st, 5) << 40);
+		f->index = (uint64_t)sqlite3_column_int64(st, 4);
+		f->removed = removed;
+		f->pages = 1 << (sqlite3_column_int(st, 8) & 15);
+	}
+	sqlite3_finalize(st);
+	vms_marks_free(mk);
+	if (rc != SQLITE_DONE)
+		return vms_error("reading filemap events: %s", rc == SQLITE_NOMEM ? "out of memory" :
+				 sqlite3_errmsg(w->sql));
+	return 0;
+}
+
+int whatif_rec_load(struct vms_window *w, struct whatif_rec *r)
+{
+	char scope[1024] = "";
+	long long page_size = 4096, n = 0;
+	sqlite3_stmt *st;
+
+	memset(r, 0, sizeof(*r));
+	r->from = w->from;
+	r->to = w->to;
+	if (query_int(w, "SELECT page_size FROM run", NULL, &page_size) < 0)
+		return -1;
+	if (page_size <= 0)
+		page_size = 4096;
+	st = vms_window_prepare(w, "SELECT scope FROM counter_sample WHERE source = 'memcg' "
+			       "AND ts BETWEEN ?1 AND ?2 GROUP BY scope ORDER BY COUNT(*) DESC LIMIT 1");
+	if (!st)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		snprintf(scope, sizeof(scope), "%s", (const char *)sqlite3_column_text(st, 0));
+		r->memcg = 1;
+	}
+	sqlite3_finalize(st);
+	if (r->memcg) {
+		if (query_int(w, "SELECT COUNT(*) FROM counter WHERE source = 'memcg' AND scope = ?3 "
+			      "AND name = 'total_inactive_file' AND ts BETWEEN ?1 AND ?2", scope, &n) < 0)
+			return -1;
+		r->cgroup_v1 = n > 0;
+	}
+	if (load_samples(w, r, scope, page_size))
+		return -1;
+	if (r->memcg && !r->limit_pages &&
+	    query_int(w, "SELECT COUNT(*) FROM mm_vmscan_memcg_reclaim_begin WHERE ts BETWEEN ?1 AND ?2",
+		      NULL, &n) < 0)
+		return -1;
+	if (r->memcg && !r->limit_pages && !n) {
+		/*
+		 * a memcg without a limit in memory.stat (v1 unlimited; v2 does not
+		 * print memory.max) and no memcg reclaim: reclaimed only as part of
+		 * the node. With memcg reclaim the limit must be given (--assume).
+		 */
+		free(r->smp);
+		r->smp = NULL;
+		r->nsmp = 0;
+		r->memcg = r->cgroup_v1 = 0;
+		if (load_samples(w, r, "", page_size))
+			return -1;
+	}
+	if (r->nsmp < 2)
+		return vms_error("the window holds %ld counter samples of the %s; a simulation needs "
+				 "at least two (record with counters, e.g. 'vmscope record -m CGROUP')",
+				 r->nsmp, r->memcg ? "memcg" : "node");
+	if (load_knobs(w, r) || load_reclaim(w, r) || load_outcome(w, r) ||
+	    load_memory(w, r, page_size))
+		return -1;
+	if (table_exists(w, "event_generic") && load_filemap(w, r))
+		return -1;
+	return 0;
+}
+
+void whatif_rec_release(struct whatif_rec *r)
+{
+	free(r->smp);
+	free(r->fm);
+	memset(r, 0, sizeof(*r));
+}

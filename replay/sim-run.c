@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sim-run.c - one simulation of a recording (`vmscope whatif`): the
+ * lruvec starts as the first counter sample shows it, then demand is
+ * replayed interval by interval (between counter samples) and the
+ * simulator (sim-lru.c, sim-reclaim.c) reclaims as the knobs and the policy
+ * make it.
+ *
+ * Demand, and what it assumes (cmd-whatif.c stores these as assumptions):
+ *  - filemap events recorded: each page-cache insertion of the lruvec's
+ *    tasks is an access to that (inode, index), a removal outside reclaim is
+ *    a truncation. A page the simulation keeps resident becomes a hit; one it
+ *    evicted earlier becomes a refault. Accesses that hit in the recording
+ *    left no event, so a run that keeps less resident misses at least as
+ *    often as predicted (the prediction is a lower bound there).
+ *  - counters only: per interval, file pages entering the cache are the
+ *    growth of the page cache plus the file pages reclaimed; the recorded
+ *    refaults among them re-access earlier pages in the order they were
+ *    first inserted (a cyclic scan, like a file read in rounds) and the rest
+ *    are new pages. Anon likewise: new anon is the growth of anon plus anon
+ *    reclaimed, less the anon refaults, which re-access swapped pages in
+ *    order. Frees (other than by reclaim) are not modelled.
+ *  - the demand of an interval is spread evenly over it; the counters reclaim
+ *    sees are flushed at each memory.stat sample (the recorder's read makes
+ *    the kernel flush) or, for the node, every 2 s.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vms.h"
+#include "replay.h"
+#include "sim.h"
+
+#define FILE_INO 1		/* synthetic inode of pages the recording does not name */
+#define SLICES 16		/* an interval's demand is spread over this many steps */
+#define NODE_FLUSH_NS 2000000000LL	/* FLUSH_TIME: the periodic rstat flush */
+
+struct cursor {
+	long long next, count;	/* next key to re-access, keys created */
+};
+
+static int access_new(struct sim *s, uint64_t ino, struct cursor *c)
+{
+	return sim_access(s, ino, (uint64_t)c->count++) < 0 ? -1 : 0;
+}
+
+static int access_again(struct sim *s, uint64_t ino, struct cursor *c)
+{
+	if (!c->count)
+		return access_new(s, ino, c);
+	if (c->next >= c->count)
+		c->next = 0;
+	return sim_access(s, ino, (uint64_t)c->next++) < 0 ? -1 : 0;
+}
+
+/*
+ * What the recording had resident (its insertions and evictions, as a set),
+ * and per inode the last page the workload used, for the sequential-access
+ * assumption: between two recorded insertions of a file the workload used
+ * the pages in between, which were hits in the recording.
+ */
+#define MAX_INODES 64
+
+struct recorded_cache {
+	struct sim *resident;		/* a lruvec without a limit, used as a set */
+	uint64_t ino[MAX_INODES];
+	long long last[MAX_INODES], max[MAX_INODES];	/* last page used, highest seen */
+	int n;
+};
+
+static int cache_slot(struct recorded_cache *c, uint64_t ino)
+{
+	int i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->ino[i] == ino)
+			return i;
+	if (c->n == MAX_INODES)
+		return -1;	/* more files than tracked: no gap filling for the rest */
+	c->ino[c->n] = ino;
+	c->last[c->n] = c->max[c->n] = -1;
+	return c->n++;
+}
+
+/* The workload used pages @from..@to of @ino: access those the recording had resident. */
+static int fill_gap(struct sim *s, struct recorded_cache *c, uint64_t ino, long long from,
+		    long long to)
+{
+	long long g;
+
+	for (g = from; g <= to; g++)
+		if (sim_resident(c->resident, ino, (uint64_t)g) && sim_access(s, ino, (uint64_t)g) < 0)
+			return -1;
+	return 0;
+}
+
+static int sequential_use(struct sim *s, struct recorded_cache *c, const struct whatif_filemap *f)
+{
+	int i = cache_slot(c, f->ino);
+	long long first = (long long)f->index, end = first + f->pages - 1;
+
+	if (i < 0)
+		return 0;
+	if (c->last[i] >= 0 && first > c->last[i] + 1) {
+		if (fill_gap(s, c, f->ino, c->last[i] + 1, first - 1))
+			return -1;
+	} else if (c->last[i] >= 0 && first <= c->last[i]) {
+		/* a new round: the rest of the file, then its start */
+		if (fill_gap(s, c, f->ino, c->last[i] + 1, c->max[i]) ||
+		    fill_gap(s, c, f->ino, 0, first - 1))
+			return -1;
+	}
+	c->last[i] = end;
+	if (end > c->max[i])
+		c->max[i] = end;
+	return 0;
+}
+
+/* A folio inserted (each of its pages accessed), truncated, or evicted as recorded. */
+static int filemap_event(struct sim *s, struct recorded_cache *c, const struct whatif_filemap *f)
+{
+	int i;
+
+	if (c && !f->removed && sequential_use(s, c, f))
+		return -1;
+	for (i = 0; i < f->pages; i++) {
+		if (c && f->removed)
+			sim_remove(c->resident, f->ino, f->index + i);
+		else if (c && sim_access(c->resident, f->ino, f->index + i) < 0)
+			return -1;
+		if (f->removed == 1)
+			sim_remove(s, f->ino, f->index + i);
+		else if (!f->removed && sim_access(s, f->ino, f->index + i) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int populate(struct sim *s, const struct whatif_sample *a, struct cursor *file,
+		    struct cursor *anon)
+{
+	/* the inactive pages are the older ones: they come first in the cyclic order */
+	if (sim_populate(s, SIM_INACTIVE_FILE, FILE_INO, 0, a->lru[SIM_INACTIVE_FILE]) ||
+	    sim_populate(s, SIM_ACTIVE_FILE, FILE_INO, a->lru[SIM_INACTIVE_FILE],
+			 a->lru[SIM_ACTIVE_FILE]) ||
+	    sim_populate(s, SIM_INACTIVE_ANON, SIM_ANON_INO, 0, a->lru[SIM_INACTIVE_ANON]) ||
+	    sim_populate(s, SIM_ACTIVE_ANON, SIM_ANON_INO, a->lru[SIM_INACTIVE_ANON],
+			 a->lru[SIM_ACTIVE_ANON]))
+		return -1;
+	file->count = a->lru[SIM_INACTIVE_FILE] + a->lru[SIM_ACTIVE_FILE];
+	anon->count = a->lru[SIM_INACTIVE_ANON] + a->lru[SIM_ACTIVE_ANON];
+	return 0;
+}
+
+static long long nonneg(long long v)
+{
+	return v > 0 ? v : 0;
+}
+
+static void config(const struct whatif_rec *r, const long long knob[K_NKNOBS],
+		   struct policy_instance *policy, struct sim_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->policy = policy;
+	cfg->swap_pages = r->swap_pages;
+	if (r->memcg) {
+		cfg->reclaimer = VMS_MEMCG;
+		cfg->limit = knob[K_MEMCG_LIMIT] - r->nonlru;
+		cfg->swappiness = (int)(r->cgroup_v1 ? knob[K_MEMCG_SWAPPINESS] : knob[K_VM_SWAPPINESS]);
+		cfg->charge_batch = r->charge_batch;
+		return;
+	}
+	cfg->reclaimer = VMS_KSWAPD;
+	cfg->node_pages = r->node_pages;
+	cfg->swappiness = (int)knob[K_VM_SWAPPINESS];
+	if (knob[K_MIN_FREE_KBYTES] == r->knob[K_MIN_FREE_KBYTES].v &&
+	    knob[K_WATERMARK_SCALE] == r->knob[K_WATERMARK_SCALE].v) {
+		cfg->min_wmark = r->wmark[0];
+		cfg->low_wmark = r->wmark[1];
+		cfg->high_wmark = r->wmark[2];
+	} else {
+		long long wm[3];
+
+		whatif_watermarks(r, knob[K_MIN_FREE_KBYTES], knob[K_WATERMARK_SCALE], wm);
+		cfg->min_wmark = wm[0];
+		cfg->low_wmark = wm[1];
+		cfg->high_wmark = wm[2];
+	}
+}
+
+/* The demand of one interval from counters: file cold/again, anon new/again. */
+static void interval_demand(const struct whatif_rec *r, const struct whatif_sample *a,
+			    const struct whatif_sample *b, long long n[4])
+{
+	long long file_in = b->file - a->file + b->reclaimed[1] - a->reclaimed[1];
+	long long anon_in = b->anon - a->anon + b->reclaimed[0] - a->reclaimed[0];
+	long long rf = nonneg(b->refault[1] - a->refault[1]), ra = nonneg(b->refault[0] - a->refault[0]);
+
+	if (r->fm) {
+		n[0] = n[1] = 0;	/* file demand comes from the filemap events */
+	} else {
+		n[1] = rf;
+		n[0] = nonneg(file_in - rf);
+	}
+	n[3] = ra;
+	n[2] = nonneg(anon_in - ra);
+}
+
+int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
+		    struct policy_instance *policy, double out[M_NMETRICS],
+		    struct whatif_point **series, long *npoints)
+{
+	struct cursor file = { 0, 0 }, anon = { 0, 0 };
+	struct whatif_point *pts = calloc(r->nsmp, sizeof(*pts));
+	const struct sim_stats *st;
+	long long last_flush = r->smp[0].ts;
+	struct recorded_cache *rc_cache = NULL;
+	struct sim_config cfg;
+	struct sim *s = NULL;
+	long i, fm = 0;
+	int rc = -1;
+
+	*series = NULL;
+	*npoints = 0;
+	config(r, knob, policy, &cfg);
+	if (!pts) {
+		vms_error("out of memory");
+		goto out;
+	}
+	s = sim_new(&cfg);
+	if (!s || populate(s, &r->smp[0], &file, &anon))
+		goto out;
+	if (r->fm && r->sequential) {
+		struct sim_config set = { .reclaimer = VMS_MEMCG, .limit = LLONG_MAX };
+
+		rc_cache = calloc(1, sizeof(*rc_cache));
+		if (!rc_cache || !(rc_cache->resident = sim_new(&set))) {
+			vms_error("out of memory");
+			goto out;
+		}
+	}
+	st = sim_stats(s);
+	while (fm < r->nfm && r->fm[fm].ts <= r->smp[0].ts)
+		fm++;
+	for (i = 1; i < r->nsmp; i++) {
+		const struct whatif_sample *a = &r->smp[i - 1], *b = &r->smp[i];
+		long long n[4], done[4] = { 0, 0, 0, 0 };
+		int sl, k;
+
+		interval_demand(r, a, b, n);
+		for (sl = 1; sl <= SLICES; sl++) {
+			long long until = a->ts + (b->ts - a->ts) * sl / SLICES;
+
+			for (; fm < r->nfm && r->fm[fm].ts <= until; fm++)
+				if (filemap_event(s, rc_cache, &r->fm[fm]))
+					goto out;
+			for (k = 0; k < 4; k++) {
+				long long upto = n[k] * sl / SLICES;
+
+				for (; done[k] < upto; done[k]++) {
+					int e = k == 0 ? access_new(s, FILE_INO, &file) :
+						k == 1 ? access_again(s, FILE_INO, &file) :
+						k == 2 ? access_new(s, SIM_ANON_INO, &anon) :
+							 access_again(s, SIM_ANON_INO, &anon);
+
+					if (e)
+						goto out;
+				}
+			}
+		}
+		if (r->memcg || b->ts - last_flush >= NODE_FLUSH_NS) {
+			sim_flush(s);
+			last_flush = b->ts;
+		}
+		pts[i].ts = b->ts;
+		pts[i].refault_file = st->refault[1];
+		pts[i].reclaimed_file = st->reclaimed[1];
+		pts[i].reclaimed_anon = st->reclaimed[0];
+		for (k = 0; k < SIM_NR_LRU; k++)
+			pts[i].lru[k] = sim_lru_size(s, k);
+	}
+	pts[0].ts = r->smp[0].ts;
+	for (i = 0; i < SIM_NR_LRU; i++)
+		pts[0].lru[i] = r->smp[0].lru[i];
+	out[M_REFAULT_FILE] = st->refault[1];
+	out[M_REFAULT_ANON] = st->refault[0];
+	out[M_RECLAIMED_FILE] = st->reclaimed[1];
+	out[M_RECLAIMED_ANON] = st->reclaimed[0];
+	out[M_SWAPOUT] = st->swapout;
+	out[M_EPISODES] = st->episodes;
+	out[M_SECONDS] = (st->scanned[0] + st->scanned[1]) * r->ns_per_scanned / 1e9;
+	*series = pts;
+	*npoints = r->nsmp;
+	pts = NULL;
+	rc = 0;
+out:
+	if (rc_cache)
+		sim_free(rc_cache->resident);
+	free(rc_cache);
+	free(pts);
+	sim_free(s);
+	return rc;
+}

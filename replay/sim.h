@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim.h - the forward simulation of reclaim behind `vmscope whatif`
+ * (replay/sim-*.c): one reclaimed lruvec (a memcg, or a node) with the four
+ * LRU lists, its limit or watermarks, swap space and the workingset state,
+ * driven by demand (page accesses) and reclaiming as the kernel enters
+ * reclaim, each pass decided by a replay policy (vms-policy.h hooks).
+ * Layers: sim-lru.c (pages, lists, workingset) and sim-reclaim.c (reclaim)
+ * are the simulator and know nothing of databases; sim-recording.c reads
+ * what a recording gives a simulation, sim-run.c drives one simulation of a
+ * recording; replay/cmd-whatif.c is the command on top.
+ *
+ * Invariants:
+ *  - A page is a key (ino, index); anon pages use ino SIM_ANON_INO. A key is
+ *    resident (on one LRU list) or not; a non-resident key may carry a shadow
+ *    entry (the lruvec's nonresident age at its eviction), kept forever.
+ *  - Counters in struct sim_stats only grow.
+ *
+ * Protocol:
+ *  1. sim_new() with a struct sim_config (limit or watermarks, swap, policy).
+ *  2. sim_populate() for the pages resident when the recording starts.
+ *  3. For each demand event in time order: sim_access() (a page is used: a
+ *     hit, or a miss that charges and may reclaim first), sim_remove() (a
+ *     page truncated or freed), sim_flush() (the kernel's counter flush, after
+ *     which reclaim sees the refaults counted so far).
+ *  4. sim_stats(), sim_lru_size(); sim_free().
+ */
+#ifndef VMS_SIM_H
+#define VMS_SIM_H
+
+#include <stdint.h>
+
+#include "vms-policy.h"
+
+struct policy_instance;
+
+#define SIM_ANON_INO UINT64_MAX	/* the key space of anon pages */
+#define SIM_SWAP_CLUSTER 32	/* SWAP_CLUSTER_MAX */
+
+enum sim_lru { SIM_INACTIVE_ANON, SIM_ACTIVE_ANON, SIM_INACTIVE_FILE, SIM_ACTIVE_FILE, SIM_NR_LRU };
+
+/* What an access found. */
+enum sim_access {
+	SIM_HIT,		/* resident */
+	SIM_COLD,		/* never seen (or removed): first use */
+	SIM_REFAULT,		/* shadow found, distance too long: inserted inactive */
+	SIM_REFAULT_ACTIVE,	/* shadow found within the workingset size: activated */
+};
+
+struct sim_config {
+	enum vms_reclaimer reclaimer;	/* VMS_MEMCG: the limit; otherwise node watermarks */
+	long long limit;		/* VMS_MEMCG: pages the LRU lists may hold */
+	long long node_pages;		/* node: pages the LRU lists and free memory share */
+	long long min_wmark, low_wmark, high_wmark;	/* node: pages (sum over zones) */
+	long long swap_pages;		/* swap space for this lruvec (0: none) */
+	int swappiness;			/* 0..200 */
+	long long charge_batch;		/* pages a memcg reclaim call asks for (0: 64, MEMCG_CHARGE_BATCH) */
+	struct policy_instance *policy;	/* NULL: the baseline v6.18 for every hook */
+};
+
+struct sim_stats {
+	long long refault[2];		/* [file]: shadow entries found (workingset_refault_*) */
+	long long activate[2];		/* refaults within the distance (workingset_activate_*) */
+	long long restore[2];		/* refaults of pages that were active (workingset_restore_*) */
+	long long hits[2], cold[2];	/* accesses that found the page resident / never seen */
+	long long scanned[2], reclaimed[2];	/* inactive pages scanned, reclaimed (by type) */
+	long long deactivated[2];	/* active pages moved to the inactive list */
+	long long swapout;		/* anon pages written to swap */
+	long long episodes;		/* reclaim calls (memcg charge, direct) and kswapd runs */
+	long long passes;		/* priority steps */
+	long long kswapd_failures;	/* kswapd runs that reclaimed nothing */
+	long long kswapd_retries;	/* failed runs the policy restarted without cache_trim_mode */
+	long long over_limit;		/* charges that found nothing to reclaim (OOM in the kernel) */
+};
+
+struct sim;
+
+/* Return: a simulation (caller frees with sim_free()), or NULL with vms_error set. */
+struct sim *sim_new(const struct sim_config *cfg);
+void sim_free(struct sim *s);
+/*
+ * Put @n pages of keys (@ino, @first_index ...) resident on @lru, without
+ * charging or counting (the state the recording starts in). Return: 0 or -1.
+ */
+int sim_populate(struct sim *s, enum sim_lru lru, uint64_t ino, uint64_t first_index, long long n);
+/*
+ * The workload uses page (@ino, @index): a hit marks it accessed
+ * (folio_mark_accessed), a miss charges a page (reclaiming first when over
+ * the limit or below the watermark) and inserts it, activated when its
+ * shadow's refault distance is within the workingset size.
+ * Return: enum sim_access, or -1 (out of memory, vms_error set).
+ */
+int sim_access(struct sim *s, uint64_t ino, uint64_t index);
+/* Page (@ino, @index) is truncated or freed: off its list, no shadow. */
+void sim_remove(struct sim *s, uint64_t ino, uint64_t index);
+/* The kernel flushed its counters: reclaim now sees the activations counted so far. */
+void sim_flush(struct sim *s);
+/* Is (@ino, @index) resident? */
+int sim_resident(const struct sim *s, uint64_t ino, uint64_t index);
+long long sim_lru_size(const struct sim *s, enum sim_lru lru);
+/* Pages of swap in use. */
+long long sim_swap_used(const struct sim *s);
+/* Return: the counters; must *not* be freed. */
+const struct sim_stats *sim_stats(const struct sim *s);
+
+/* --- internal to replay/sim-*.c: the state of one simulated lruvec --- */
+
+#define SIM_NONE (-1)
+
+struct sim_page {
+	uint64_t ino, index;		/* the key */
+	int64_t shadow;			/* nonresident age at eviction; -1: no shadow */
+	int32_t prev, next;		/* LRU list links (slot numbers), SIM_NONE at the ends */
+	int8_t lru;			/* enum sim_lru, or SIM_NONE when not resident */
+	uint8_t referenced;		/* used since it was last scanned (young pte / PG_referenced) */
+	uint8_t workingset;		/* PG_workingset: was active (kept in the shadow too) */
+	uint8_t kept;			/* kept once by an inactive scan for being referenced */
+};
+
+struct sim_list {
+	int32_t head, tail;		/* head: most recently added; reclaim takes the tail */
+	long long size;
+};
+
+struct sim {
+	struct sim_config cfg;
+	struct sim_page *page;		/* slots; a key keeps its slot for ever */
+	long long npages, alloc;
+	int32_t *hash;			/* open addressing: slot numbers, SIM_NONE empty */
+	long long hash_size;		/* a power of two */
+	struct sim_list list[SIM_NR_LRU];
+	long long swap_used;
+	int64_t nonresident_age;	/* lruvec->nonresident_age (evictions + activations) */
+	long long visible_activate[2];	/* activations as of the last counter flush */
+	long long snapshot_activate[2];	/* lruvec->refaults[]: at the end of the last reclaim */
+	long long cost[2];		/* lruvec->anon_cost, file_cost */
+	int kswapd_failures;		/* node: consecutive failed kswapd runs */
+	int no_cache_trim;		/* kswapd's retry sweep (6.9+ sc->no_cache_trim_mode) */
+	struct vms_pass_input last_in;	/* inputs of the last pass, for kswapd_retry */
+	struct sim_stats st;
+};
+
+/* sim-lru.c, for sim-reclaim.c */
+void sim_list_del(struct sim *s, int32_t slot);
+void sim_list_add(struct sim *s, int32_t slot, enum sim_lru lru);
+/* Evict @slot (resident): off its list, shadow = the aged nonresident counter. */
+void sim_evict(struct sim *s, int32_t slot);
+
+/* sim-reclaim.c, for sim-lru.c */
+/* Make room for one page about to be charged (memcg limit, or watermarks). Return: 0. */
+int sim_charge(struct sim *s);
+/* 6.2+ lru_note_cost(): @nr_io pages of IO, @nr_rotated pages put back. */
+void sim_note_cost(struct sim *s, int file, long long nr_io, long long nr_rotated);
+
+/* --- sim-recording.c: what a recording gives a simulation --- */
+
+struct vms_window;
+
+/* The knobs whatif can change (--set) or be told (--assume). */
+enum whatif_knob {
+	K_VM_SWAPPINESS, K_MEMCG_SWAPPINESS, K_MEMCG_LIMIT, K_WATERMARK_SCALE, K_WATERMARK_BOOST,
+	K_VFS_CACHE_PRESSURE, K_MIN_FREE_KBYTES, K_NKNOBS
+};
+
+/* The outcome metrics, in the order of the outcome table. */
+enum whatif_metric {
+	M_REFAULT_FILE, M_REFAULT_ANON, M_RECLAIMED_FILE, M_RECLAIMED_ANON, M_SWAPOUT,
+	M_EPISODES, M_SECONDS, M_NMETRICS
+};
+
+extern const char *const whatif_knob_names[K_NKNOBS];
+extern const char *const whatif_metric_names[M_NMETRICS];
+
+struct whatif_value {
+	long long v;
+	int known;
+	const char *source;		/* static text: where the value comes from */
+};
+
+/* One counter sample of the lruvec, and the recorded reclaim up to it. */
+struct whatif_sample {
+	long long ts;			/* ns */
+	long long lru[SIM_NR_LRU];	/* pages */
+	long long file, anon;		/* pages charged: page cache, anon (rss) */
+	long long refault[2];		/* cumulative workingset_refault_anon/_file */
+	long long reclaimed[2];		/* recorded reclaim (events) up to ts, cumulative */
+};
+
+/* A page-cache insertion or removal of the lruvec's tasks (filemap events). */
+struct whatif_filemap {
+	long long ts;
+	uint64_t ino, index;		/* the first page of the folio */
+	int pages;			/* of the folio (1 << order) */
+	int removed;			/* 0 inserted, 1 deleted outside reclaim (truncation),
+					 * 2 evicted by the recording's reclaim (the simulation
+					 * decides its own evictions; kept to know what was resident) */
+};
+
+struct whatif_rec {
+	int memcg;			/* the lruvec is the sampled memcg; 0: the node */
+	int cgroup_v1;			/* memory.stat has total_* (v1: memcg swappiness applies) */
+	long long from, to;		/* ns */
+	struct whatif_value knob[K_NKNOBS];
+	struct whatif_sample *smp;	/* in time order */
+	long nsmp;
+	struct whatif_filemap *fm;	/* in time order; NULL when not recorded */
+	long nfm;
+	long long swap_pages;		/* SwapTotal */
+	long long limit_pages;		/* memcg: hierarchical_memory_limit */
+	long long max_lru;		/* memcg: the largest LRU total of the samples */
+	long long nonlru;		/* pages charged outside the LRU lists (assumed constant):
+					 * the recorded limit minus max_lru (set by the caller) */
+	long long node_pages;		/* node: LRU + free pages at the start */
+	long long wmark[3];		/* node: recorded min, low, high (sum over zones, boost excluded) */
+	long long managed[8];		/* node: managed pages per zone, for recomputed watermarks */
+	int nzones;
+	double recorded[M_NMETRICS];
+	int has_recorded[M_NMETRICS];
+	double ns_per_scanned;		/* recorded reclaim time per page scanned */
+	long long charge_batch;		/* memcg: recorded pages reclaimed per reclaim call (at least 64) */
+	int sequential;			/* assume file access is sequential between recorded insertions */
+	long long scanned_recorded;
+};
+
+/*
+ * Read what a simulation of the window of @w needs: the lruvec (the memcg
+ * sampled by record -m, else node 0), its counter samples, filemap events
+ * if recorded, the recorded knobs and outcome. Return: 0, or -1 with
+ * vms_error set (a failed query, or no counter samples in the window).
+ */
+int whatif_rec_load(struct vms_window *w, struct whatif_rec *r);
+void whatif_rec_release(struct whatif_rec *r);
+/*
+ * Kernel watermarks (__setup_per_zone_wmarks) summed over the zones of @r
+ * for @min_free_kbytes and @scale_factor: out[0..2] = min, low, high.
+ */
+void whatif_watermarks(const struct whatif_rec *r, long long min_free_kbytes,
+		       long long scale_factor, long long out[3]);
+
+/* --- sim-run.c: one simulation of a recording --- */
+
+/* One point of the time series: at each counter sample of the recording. */
+struct whatif_point {
+	long long ts;
+	long long refault_file, reclaimed_file, reclaimed_anon;	/* cumulative */
+	long long lru[SIM_NR_LRU];
+};
+
+/*
+ * Simulate the window of @r with the knobs @knob (values, all known) and
+ * @policy (NULL: baseline). @out gets the metrics; *@series (caller frees)
+ * one point per sample. Return: 0, or -1 with vms_error set.
+ */
+int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
+		    struct policy_instance *policy, double out[M_NMETRICS],
+		    struct whatif_point **series, long *npoints);
+
+/* --- sim-store.c: the results into the tables of 930-whatif.sql --- */
+
+struct vms_db;
+
+/* One assumption of a simulation, as stored and printed. */
+struct whatif_assumption {
+	char item[64], value[160];
+	const char *source, *firmness;	/* static text */
+};
+
+/* 100 * (whatif - recorded) / recorded; NAN when recorded is 0. */
+double whatif_change_pct(double recorded, double whatif);
+/*
+ * Replace the rows of @scenario in outcome, whatif_series and
+ * whatif_assumption (the tables must exist; the caller holds a transaction).
+ * @bs, @ws: the baseline and whatif series, @np points each (point 0 is the
+ * start and is not stored). Return: 0, or -1 with vms_error set.
+ */
+int whatif_store(struct vms_db *db, const char *scenario, const struct whatif_rec *r,
+		 const double *base, const double *wi, const struct whatif_point *bs,
+		 const struct whatif_point *ws, long np, const struct whatif_assumption *a, int na);
+
+#endif

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * u-sim.c - the whatif simulator (replay/sim-*.c) on hand-built demand
+ * whose outcome follows by hand: an LRU loop larger than the cache misses
+ * on every access, the same loop in a cache larger than it hits from the
+ * second round on, refault activation by distance (mm/workingset.c), and
+ * the swappiness knob moving cold anon out to make room for a file loop.
+ */
+#include "vms.h"
+#include "../../replay/replay.h"
+#include "../../replay/sim.h"
+#include "tap.h"
+
+#define FILE_INO 7
+
+/* A memcg lruvec of @limit pages, @swap pages of swap, swappiness @sw, baseline policy. */
+static struct sim *memcg(long long limit, long long swap, int sw)
+{
+	struct sim_config cfg = { 0 };
+
+	cfg.reclaimer = VMS_MEMCG;
+	cfg.limit = limit;
+	cfg.swap_pages = swap;
+	cfg.swappiness = sw;
+	cfg.charge_batch = SIM_SWAP_CLUSTER;
+	return sim_new(&cfg);
+}
+
+/* Read pages 0..@n-1 of FILE_INO @rounds times, in order. Return: 0, or -1. */
+static int loop(struct sim *s, long long n, int rounds)
+{
+	long long i;
+
+	while (rounds-- > 0)
+		for (i = 0; i < n; i++)
+			if (sim_access(s, FILE_INO, i) < 0)
+				return -1;
+	return 0;
+}
+
+static void test_loop_larger_than_cache(void)
+{
+	struct sim *s = memcg(100, 0, 60);
+	const struct sim_stats *st;
+
+	ok(s && !loop(s, 150, 5), "loop of 150 pages x5 through a 100-page memcg ran");
+	st = sim_stats(s);
+	/* FIFO on the inactive list (nothing is ever active: active_file stays 0, so no
+	 * refault is recent enough), so each page is gone before the loop comes back */
+	is_int(st->hits[1], 0, "loop larger than the cache: no hit");
+	is_int(st->cold[1], 150, "the first round is 150 cold misses");
+	is_int(st->refault[1], 600, "rounds 2-5 refault on every access (4 x 150)");
+	is_int(st->activate[1], 0, "no refault is within the workingset size (no active file)");
+	is_int(st->reclaimed[1] + sim_lru_size(s, SIM_INACTIVE_FILE) +
+	       sim_lru_size(s, SIM_ACTIVE_FILE), 750, "every page charged is resident or reclaimed");
+	ok(sim_lru_size(s, SIM_INACTIVE_FILE) + sim_lru_size(s, SIM_ACTIVE_FILE) <= 100,
+	   "the lists never exceed the limit");
+	ok(st->episodes > 0 && st->reclaimed[1] >= SIM_SWAP_CLUSTER * st->episodes,
+	   "each reclaim call freed at least SWAP_CLUSTER_MAX pages (%lld in %lld calls)",
+	   st->reclaimed[1], st->episodes);
+	is_int(st->reclaimed[0] + st->swapout, 0, "no anon reclaimed (none, and no swap)");
+	sim_free(s);
+}
+
+static void test_loop_smaller_than_cache(void)
+{
+	struct sim *s = memcg(200, 0, 60);
+	const struct sim_stats *st;
+
+	ok(s && !loop(s, 150, 5), "loop of 150 pages x5 through a 200-page memcg ran");
+	st = sim_stats(s);
+	is_int(st->cold[1], 150, "enlarged past the loop: the first round misses");
+	is_int(st->hits[1], 600, "and every later access hits");
+	is_int(st->refault[1], 0, "no refault");
+	is_int(st->episodes, 0, "no reclaim");
+	sim_free(s);
+}
+
+static void test_refault_distance(void)
+{
+	struct sim *s = memcg(1000, 0, 60);
+	const struct sim_stats *st;
+	int i;
+
+	ok(s && !sim_populate(s, SIM_INACTIVE_FILE, FILE_INO, 0, 10) &&
+	   !sim_populate(s, SIM_ACTIVE_FILE, FILE_INO, 100, 4), "10 inactive, 4 active file pages");
+	/* the tail of the inactive list is page 0 (populated first, pushed to the tail) */
+	for (i = 0; i < 7; i++)
+		sim_evict(s, s->list[SIM_INACTIVE_FILE].tail);
+	/* pages 0..6 evicted with shadows 1..7; nonresident age 7 */
+	is_int(s->nonresident_age, 7, "seven evictions age the lruvec by 7");
+	is_int(sim_access(s, FILE_INO, 0), SIM_REFAULT,
+	       "page 0: distance 7 - 1 = 6 > 4 active file pages: inactive");
+	is_int(sim_access(s, FILE_INO, 6), SIM_REFAULT_ACTIVE,
+	       "page 6: distance 7 - 7 = 0 <= 4: activated (ages to 8, active 5)");
+	is_int(sim_access(s, FILE_INO, 3), SIM_REFAULT_ACTIVE,
+	       "page 3: distance 8 - 4 = 4 <= 5: activated (ages to 9, active 6)");
+	is_int(sim_access(s, FILE_INO, 1), SIM_REFAULT,
+	       "page 1: distance 9 - 2 = 7 > 6: inactive");
+	is_int(sim_access(s, FILE_INO, 9), SIM_HIT, "page 9 is still resident: a hit");
+	st = sim_stats(s);
+	is_int(st->refault[1], 4, "four refaults counted");
+	is_int(st->activate[1], 2, "two of them activated");
+	is_int(sim_lru_size(s, SIM_ACTIVE_FILE), 6, "active file: 4 + 2");
+	sim_free(s);
+}
+
+static void test_anon_distance_counts_file(void)
+{
+	struct sim *s = memcg(1000, 100, 60);
+
+	ok(s && !sim_populate(s, SIM_INACTIVE_ANON, SIM_ANON_INO, 0, 3) &&
+	   !sim_populate(s, SIM_INACTIVE_FILE, FILE_INO, 0, 5), "3 anon, 5 inactive file pages");
+	sim_evict(s, s->list[SIM_INACTIVE_ANON].tail);	/* anon 0, shadow 1 */
+	sim_evict(s, s->list[SIM_INACTIVE_FILE].tail);	/* file 0, shadow 2 */
+	sim_evict(s, s->list[SIM_INACTIVE_FILE].tail);	/* file 1, shadow 3 */
+	/* an anon refault measures against active + inactive file (4) and active anon (0) */
+	is_int(sim_access(s, SIM_ANON_INO, 0), SIM_REFAULT_ACTIVE,
+	       "anon 0: distance 3 - 1 = 2 <= 3 inactive file (+ 0 active): activated");
+	/* a file refault measures against active file (0) and, with swap, all anon (2 + 1) */
+	is_int(sim_access(s, FILE_INO, 0), SIM_REFAULT_ACTIVE,
+	       "file 0: distance 4 - 2 = 2 <= 0 active file + 3 anon: activated");
+	sim_free(s);
+}
+
+/*
+ * folio_check_references() of a mapped page: a page comes in referenced, the
+ * first scan keeps it, the next evicts it unless it was used again, in which
+ * case it is activated. A memcg of 3 pages reclaiming one page per charge.
+ */
+static void test_referenced_kept_once(void)
+{
+	struct sim *s = memcg(3, 0, 60);
+
+	if (!s) {
+		ok(0, "memcg of 3 pages");
+		return;
+	}
+	s->cfg.charge_batch = 1;
+	sim_access(s, FILE_INO, 'A');
+	sim_access(s, FILE_INO, 'B');
+	sim_access(s, FILE_INO, 'C');
+	/* D: priority 1 scans 3 >> 1 = 1 page: A, kept; priority 0 scans 3: B, C kept, A evicted */
+	sim_access(s, FILE_INO, 'D');
+	ok(!sim_resident(s, FILE_INO, 'A'), "A, referenced once and kept once, is evicted at its second scan");
+	ok(sim_resident(s, FILE_INO, 'B') && sim_resident(s, FILE_INO, 'C'), "B and C were kept");
+	is_int(sim_access(s, FILE_INO, 'B'), SIM_HIT, "B used again: a hit");
+	/* E: priority 1 scans B (tail): referenced since it was kept: activated; priority 0: C evicted */
+	sim_access(s, FILE_INO, 'E');
+	is_int(sim_lru_size(s, SIM_ACTIVE_FILE), 1, "B, referenced after it was kept, is activated");
+	ok(!sim_resident(s, FILE_INO, 'C') && sim_resident(s, FILE_INO, 'D') &&
+	   sim_resident(s, FILE_INO, 'E'), "C, not used again, is evicted; D and E are resident");
+	sim_free(s);
+}
+
+/* cold anon beside a file loop that fits only if the anon goes to swap */
+static const struct sim_stats *anon_and_loop(int swappiness, struct sim **out)
+{
+	struct sim *s = memcg(100, 100, swappiness);
+
+	*out = s;
+	if (!s || sim_populate(s, SIM_INACTIVE_ANON, SIM_ANON_INO, 0, 50) || loop(s, 80, 10))
+		return NULL;
+	return sim_stats(s);
+}
+
+static void test_swappiness_moves_cold_anon(void)
+{
+	struct sim *s0, *s60;
+	const struct sim_stats *a = anon_and_loop(0, &s0), *b = anon_and_loop(60, &s60);
+
+	ok(a && b, "50 cold anon pages and a loop of 80 file pages x10 in a 100-page memcg");
+	if (a && b) {
+		/* memcg swappiness 0: SCAN_FILE, 50 pages left for a loop of 80: always misses */
+		is_int(a->swapout, 0, "swappiness 0: nothing swapped");
+		is_int(a->hits[1], 0, "swappiness 0: the loop never hits");
+		is_int(a->refault[1], 720, "swappiness 0: 9 rounds x 80 refaults");
+		/* swappiness 60: the cold anon is scanned too and goes to swap; the loop then fits */
+		ok(b->swapout > 0, "swappiness 60: cold anon swapped out (%lld)", b->swapout);
+		ok(b->refault[1] < a->refault[1] / 2, "swappiness 60: refaults fall (%lld vs %lld)",
+		   b->refault[1], a->refault[1]);
+	}
+	sim_free(s0);
+	sim_free(s60);
+}
+
+/* A node of @pages pages with watermarks min/low/high, no swap, baseline policy. */
+static struct sim *node(long long pages, long long min, long long low, long long high)
+{
+	struct sim_config cfg = { 0 };
+
+	cfg.reclaimer = VMS_KSWAPD;
+	cfg.node_pages = pages;
+	cfg.min_wmark = min;
+	cfg.low_wmark = low;
+	cfg.high_wmark = high;
+	cfg.swappiness = 60;
+	return sim_new(&cfg);
+}
+
+static void test_kswapd_to_high_watermark(void)
+{
+	struct sim *s = node(1000, 50, 100, 200);
+	const struct sim_stats *st;
+	/* pages resident at the start are not referenced (a page charged now would be) */
+	ok(s && !sim_populate(s, SIM_INACTIVE_FILE, FILE_INO, 0, 900), "900 unreferenced file pages");
+	st = s ? sim_stats(s) : NULL;
+	ok(st && st->episodes == 0, "900 pages of 1000: free 100, not below low: no reclaim");
+	ok(s && sim_access(s, FILE_INO, 900) == SIM_COLD, "the 901st page is charged");
+	/*
+	 * free 99 < low 100: kswapd runs priorities 12, 11, ... reclaiming size >> priority
+	 * each step (cold pages, FIFO) until free >= high: 900 >> 9 = 1, 899 >> 8 = 3,
+	 * 896 >> 7 = 7, 889 >> 6 = 13, 876 >> 5 = 27, 849 >> 4 = 53: 796 left, 204 free.
+	 */
+	is_int(st->episodes, 1, "one kswapd run");
+	is_int(st->reclaimed[1], 1 + 3 + 7 + 13 + 27 + 53, "it stopped at the high watermark: 104 reclaimed");
+	is_int(sim_lru_size(s, SIM_INACTIVE_FILE), 797, "796 left, plus the page charged");
+	is_int(st->kswapd_failures, 0, "a run that reclaimed is no failure");
+	sim_free(s);
+}
+
+static void test_kswapd_gives_up(void)
+{
+	struct sim *s = node(100, 5, 20, 30);
+	const struct sim_stats *st;
+	long long i;
+
+	/* only anon and no swap: nothing can be reclaimed */
+	ok(s && !sim_populate(s, SIM_INACTIVE_ANON, SIM_ANON_INO, 0, 80), "80 anon pages, no swap");
+	for (i = 0; i < 10 && s; i++)
+		sim_access(s, SIM_ANON_INO, 1000 + i);
+	st = s ? sim_stats(s) : NULL;
+	/* every charge below low wakes kswapd, which fails, until MAX_RECLAIM_RETRIES */
+	ok(st && st->kswapd_failures == 10, "10 charges below low: 10 failed kswapd runs (%lld)",
+	   st ? st->kswapd_failures : -1);
+	for (i = 10; i < 14 && s; i++)
+		sim_access(s, SIM_ANON_INO, 1000 + i);
+	is_int(st->kswapd_failures, 14, "14 failed runs");
+	for (i = 14; i < 15 && s; i++)
+		sim_access(s, SIM_ANON_INO, 1000 + i);
+	is_int(st->kswapd_failures, 15, "95 pages of 100: 15 failed runs, no direct reclaim yet");
+	sim_access(s, SIM_ANON_INO, 1015);
+	is_int(st->kswapd_failures, 16, "the 16th failure: kswapd gives up on the node");
+	sim_access(s, SIM_ANON_INO, 1016);
+	is_int(st->kswapd_failures, 16, "after 16 failures kswapd is not woken again");
+	ok(st->over_limit > 0, "below min, direct reclaim fails too (the kernel would OOM)");
+	sim_free(s);
+}
+
+/*
+ * 900 file pages all used since they came in: kswapd's first sweep only keeps
+ * them (priorities 12..1 scan 1 + 3 + 7 + ... + 450 = 896 pages, each kept
+ * once). 6.9+ restarts a failed run without cache_trim_mode (on at the last
+ * pass: 900 >> 1 inactive file, no refault), and the second sweep reclaims
+ * the kept pages: 4 more kept, then 7 + 13 + 27 + 53 = 100 reclaimed, and
+ * free reaches the high watermark (200). Up to 6.8 the run counts a failure.
+ */
+static struct sim *referenced_node(struct policy_instance *pol)
+{
+	struct sim *s = node(1000, 50, 100, 200);
+	long long i;
+
+	if (!s)
+		return NULL;
+	s->cfg.policy = pol;
+	sim_populate(s, SIM_INACTIVE_FILE, FILE_INO, 0, 900);
+	for (i = 0; i < 900; i++)
+		sim_access(s, FILE_INO, i);	/* hits: referenced */
+	sim_access(s, FILE_INO, 900);		/* free 99 < low 100: kswapd */
+	return s;
+}
+
+static void test_kswapd_retry(void)
+{
+	struct policy_instance v68 = { 0 };
+	struct sim *s = referenced_node(NULL);
+	const struct sim_stats *st = s ? sim_stats(s) : NULL;
+
+	ok(st && st->episodes == 1, "one kswapd run");
+	is_int(st->kswapd_retries, 1, "baseline (6.9+): the failed sweep is retried");
+	is_int(st->reclaimed[1], 100, "the retry reclaims 100 pages, to the high watermark");
+	is_int(st->kswapd_failures, 0, "no failure counted");
+	sim_free(s);
+	ok(!policy_open("v6.8-cache-trim", &v68), "open v6.8-cache-trim");
+	s = referenced_node(&v68);
+	st = s ? sim_stats(s) : NULL;
+	ok(st && st->kswapd_retries == 0, "v6.8-cache-trim: no retry");
+	is_int(st->reclaimed[1], 0, "v6.8-cache-trim: nothing reclaimed");
+	is_int(st->kswapd_failures, 1, "v6.8-cache-trim: a failure counted");
+	sim_free(s);
+	policy_close(&v68);
+}
+
+/* A policy that always scans anon only: the simulation must follow it. */
+static int anon_only(void *priv, const struct vms_pass_input *in, struct vms_scan_decision *out)
+{
+	out->balance = VMS_SCAN_ANON;
+	out->fraction_anon = out->fraction_file = 0;
+	return 0;
+}
+
+static const struct vms_policy anon_only_policy = {
+	.abi = VMS_POLICY_ABI,
+	.name = "anon-only",
+	.description = "test: always SCAN_ANON",
+	.scan_balance = anon_only,
+};
+
+static void test_policy_decides(void)
+{
+	struct policy_instance pol = { 0 }, own = { .policy = &anon_only_policy };
+	struct sim *s;
+	const struct sim_stats *a;
+
+	/* memcg swappiness 0, but the baseline policy with swappiness=60 decides */
+	ok(!policy_open("v6.18:swappiness=60", &pol), "open v6.18:swappiness=60");
+	s = memcg(100, 100, 0);
+	s->cfg.policy = &pol;
+	ok(!sim_populate(s, SIM_INACTIVE_ANON, SIM_ANON_INO, 0, 50) && !loop(s, 80, 10),
+	   "cold anon and a file loop, swappiness 0, policy v6.18:swappiness=60");
+	a = sim_stats(s);
+	ok(a->swapout > 0 && a->refault[1] < 720,
+	   "the policy's swappiness is used: anon swapped (%lld), fewer refaults than 720 (%lld)",
+	   a->swapout, a->refault[1]);
+	sim_free(s);
+	policy_close(&pol);
+
+	s = memcg(100, 100, 60);
+	s->cfg.policy = &own;
+	ok(!sim_populate(s, SIM_INACTIVE_ANON, SIM_ANON_INO, 0, 50) && !loop(s, 80, 1),
+	   "policy anon-only: 50 anon pages and 80 file pages in 100");
+	a = sim_stats(s);
+	is_int(a->reclaimed[1], 0, "anon-only: no file page reclaimed");
+	/*
+	 * the 51st file page finds the memcg full: one call for 32 pages, anon only,
+	 * priorities 5..1 take 50 >> 5 = 1, 49 >> 4 = 3, 46 >> 3 = 5, 41 >> 2 = 10,
+	 * 31 >> 1 = 15: 34 pages, and 16 + 80 then fit
+	 */
+	is_int(a->swapout, 34, "anon-only: one reclaim call took 34 anon pages");
+	is_int(a->episodes, 1, "anon-only: one reclaim call");
+	sim_free(s);
+}
+
+int main(void)
+{
+	test_loop_larger_than_cache();
+	test_loop_smaller_than_cache();
+	test_refault_distance();
+	test_referenced_kept_once();
+	test_anon_distance_counts_file();
+	test_swappiness_moves_cold_anon();
+	test_kswapd_to_high_watermark();
+	test_kswapd_gives_up();
+	test_policy_decides();
+	test_kswapd_retry();
+	return done_testing();
+}
