@@ -59,8 +59,14 @@ static int agreement_table(struct out *o, struct policy_instance *base, const st
 	table_column(tb, "decidable", NULL, 0);
 	table_column(tb, "agreed", NULL, 0);
 	table_column(tb, "agreement", "%", 1);
+	/* issue 13: agreement where the deciding input varies, against trivial predictors */
+	table_column(tb, "decisive", NULL, 0);
+	table_column(tb, "agreement on decisive", "%", 1);
+	table_column(tb, "best trivial", "%", 1);
+	table_column(tb, "best trivial predictor", NULL, 0);
 	for (q = 0; q < 5; q++) {
 		long long dec = t->asked[q] - t->undecidable[q];
+		int best = trivial_best(t, q);
 
 		table_row(tb);
 		table_text(tb, question_names[q]);
@@ -71,10 +77,27 @@ static int agreement_table(struct out *o, struct policy_instance *base, const st
 			table_real(tb, 100.0 * t->agreed[q] / dec);
 		else
 			table_null(tb);
+		/* issue 13: the decisive columns */
+		table_int(tb, t->decisive[q]);
+		if (t->decisive[q])
+			table_real(tb, 100.0 * t->agreed_decisive[q] / t->decisive[q]);
+		else
+			table_null(tb);
+		if (best >= 0) {
+			table_real(tb, 100.0 * t->trivial_agreed[q][best] / t->decisive[q]);
+			table_text(tb, trivial_name(q, best));
+		} else {
+			table_null(tb);
+			table_null(tb);
+		}
 	}
 	table_note(tb, "policy %s; a decision is undecidable when the recording cannot tell the "
 		   "kernel's choice (e.g. no shrinker event: not called, or nothing to free)",
 		   base->label);
+	table_note(tb, "decisive: decidable decisions where the question's deciding input varies "
+		   "(not settled by swap, list sizes at this priority or loop structure alone); "
+		   "best trivial: the best of the question's trivial predictors on those decisions. "
+		   "Agreement is evidence for the policy's logic only where it beats the trivial one");
 	table_note(tb, "the residual: inputs are sampled (counter samples up to one interval "
 		   "old; list sizes move by the millisecond), memcg reclaim without a sampled memcg "
 		   "is judged on node-wide lists, the refault snapshot and the anon/file cost are "
@@ -364,7 +387,9 @@ int cmd_replay(int argc, const char **argv)
 		rc = error_last();
 		goto out;
 	}
-	if (vms_db_apply_schema_file(db, "007-replay.sql") || vms_db_exec(db, "BEGIN")) {
+	/* replay rewrites both tables: drop them, as their columns may be older than the DDL */
+	if (vms_db_exec(db, "DROP TABLE IF EXISTS replay_result; DROP TABLE IF EXISTS decision") ||
+	    vms_db_apply_schema_file(db, "007-replay.sql") || vms_db_exec(db, "BEGIN")) {
 		rc = error_last();
 		goto out;
 	}
