@@ -362,14 +362,18 @@ static void fill_inputs(struct builder *b, struct task_state *t, struct vms_pass
 	if (have_f && b->have_snap[nid]) {
 		set(&in->refault_file, act_f - b->snap_file[nid], VMS_PROV_INFERRED);
 		in->refault_file.lo = 0;
-		widen(&in->refault_file, activate(&b->vm_next, 1, &i) - b->snap_file[nid]);
+		v = activate(&b->vm_next, 1, &i);
+		if (i)
+			widen(&in->refault_file, v - b->snap_file[nid]);
 	} else {
 		set(&in->refault_file, 0, VMS_PROV_UNKNOWN);
 	}
 	if (have_a && b->have_snap[nid]) {
 		set(&in->refault_anon, act_a - b->snap_anon[nid], VMS_PROV_INFERRED);
 		in->refault_anon.lo = 0;
-		widen(&in->refault_anon, activate(&b->vm_next, 0, &i) - b->snap_anon[nid]);
+		v = activate(&b->vm_next, 0, &i);
+		if (i)
+			widen(&in->refault_anon, v - b->snap_anon[nid]);
 	} else {
 		set(&in->refault_anon, 0, VMS_PROV_UNKNOWN);
 	}

@@ -21,6 +21,8 @@ TRACE
 		INSERT INTO counter_sample VALUES (1, 500000000, 500000100, 'vmstat', '');
 		INSERT INTO counter_sample VALUES (2, 1500000000, 1500000100, 'vmstat', '');
 		INSERT INTO counter_sample VALUES (3, 500000000, 500000100, 'meminfo', '');
+		INSERT INTO counter_sample VALUES (4, 500000000, 500000100, 'zoneinfo', 'node0/Normal');
+		INSERT INTO counter_value VALUES (4, 'free', 100000), (4, 'high', 1000), (4, 'boost', 0);
 		INSERT INTO counter_value SELECT s, n, v FROM (SELECT 1 AS s UNION SELECT 2) JOIN (
 			SELECT 'nr_inactive_anon' AS n, 50000 AS v UNION SELECT 'nr_active_anon', 1000
 			UNION SELECT 'nr_inactive_file', 100000 UNION SELECT 'nr_active_file', 1000
@@ -73,6 +75,43 @@ test_expect_success SQLITE3 'baseline 6.18 and 4.12 answer the scan balance as t
 	assert_eq "$(sql run.db "SELECT kernel, policy_answer, firmness FROM replay_result WHERE policy = \"v6.18\" AND question = \"scan_balance\" AND agrees = 0")" "file|anon+file|inferred"
 '
 
+# agreement DB-less: one cell of the baseline's 'agreement' table (JSON output)
+agreement_cell() {
+	python3 -c '
+import json, sys
+doc = json.load(open("out.json"))
+t = [t for t in doc["tables"] if t["table"] == "agreement"][0]
+names = [c["name"] for c in t["columns"]]
+for r in t["rows"]:
+    if r[0] == sys.argv[1]:
+        print(r[names.index(sys.argv[2])])' "$1" "$2"
+}
+
+test_expect_success SQLITE3 'agreement on decisive decisions, against the best trivial predictor' '
+	# both passes: swap, priority 12, anon 50000>>12 = 12 and file 24 pages: decisive.
+	# The kernel scanned file only twice; the baseline agrees once (50 %), the
+	# trivial "file only" twice (100 %): the baseline does not beat it here.
+	vmscope replay run.db --policy v6.18 --format json > out.json &&
+	assert_eq "$(agreement_cell scan_balance decisive)" 2 &&
+	assert_eq "$(agreement_cell scan_balance "agreement on decisive")" 50.0 &&
+	assert_eq "$(agreement_cell scan_balance "best trivial")" 100.0 &&
+	assert_eq "$(agreement_cell scan_balance "best trivial predictor")" "file only" &&
+	assert_eq "$(sql run.db "SELECT SUM(decisive) FROM replay_result WHERE policy = \"v6.18\" AND question = \"scan_balance\"")" 2 &&
+	# the difference rests on the refault input: at 0 (its lower end) the answer flips
+	assert_eq "$(sql run.db "SELECT json_extract(input_range, \"$.refault_file\") FROM decision WHERE kind = \"pass\" ORDER BY ts DESC LIMIT 1")" "[0,50]"
+'
+
+test_expect_success SQLITE3 'a zone boost makes boosted-kswapd answers undecidable (nr_boost_reclaim not recorded)' '
+	cp run.db boosted.db &&
+	sql boosted.db "UPDATE counter_value SET value = 512 WHERE name = \"boost\"" &&
+	vmscope replay boosted.db --policy v6.18 --policy v5.0-boost-noslab > /dev/null &&
+	# pass 2 is FRACT unless may_swap = !nr_boost_reclaim was 0: undecidable; pass 1 is file only anyway
+	assert_eq "$(sql boosted.db "SELECT COUNT(*) FROM replay_result WHERE policy = \"v6.18\" AND question = \"scan_balance\" AND agrees IS NULL")" 1 &&
+	assert_eq "$(sql boosted.db "SELECT COUNT(*) FROM decision WHERE kind = \"pass\" AND boost_reclaim IS NULL")" 2 &&
+	# 5.0-5.2 may_shrinkslab = !nr_boost_reclaim: slab undecidable in both kswapd passes
+	assert_eq "$(sql boosted.db "SELECT COUNT(*) FROM replay_result WHERE policy = \"v5.0-boost-noslab\" AND question = \"shrink_slab\" AND policy_answer = \"undecidable\"")" 2
+'
+
 test_expect_success SQLITE3 'a parameter is a what-if: swappiness=0 keeps 6.18 on file only' '
 	# swappiness 0: FRACT with fraction_anon = 0*1/1 = 0 -> anon target 0 -> file only
 	vmscope replay run.db --policy v6.18:swappiness=0 --format json > out.json
@@ -104,7 +143,7 @@ test_expect_success SQLITE3 'broken plugins and bad parameters fail clearly' '
 	EOC
 	cc -shared -fPIC -I"$SRC_DIR/include" -o oldabi.so oldabi.c
 	test_must_fail vmscope replay run.db --policy ./oldabi.so 2>err
-	grep -q "built for policy ABI 2; this vmscope speaks ABI 1" err
+	grep -q "built for policy ABI 3; this vmscope speaks ABI 2" err
 	test_must_fail vmscope replay run.db --policy ./missing.so 2>err
 	grep -q "cannot load policy plugin" err
 	test_must_fail vmscope replay run.db --policy v6.18:swappiness=300 2>err
@@ -131,9 +170,11 @@ test_expect_success SQLITE3,GNUPLOT 'plot replay draws the differences over time
 
 test_expect_success '--list names every built-in policy' '
 	vmscope replay --list > list
-	for p in v6.18 v4.12-actual-reclaim v5.3-refault-anon v5.0-boost-noslab v5.3-boost-slab v6.8-cache-trim v6.9-cache-trim-retry; do
+	for p in v6.18 v4.12-actual-reclaim v5.3-refault-anon v5.0-boost-noslab v6.8-cache-trim; do
 		grep -q "^$p " list
-	done
+	done &&
+	# the label policies (the baseline hooks byte for byte) are gone
+	! grep -q "^v5.3-boost-slab \|^v6.9-cache-trim-retry " list
 '
 
 test_done
