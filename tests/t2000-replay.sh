@@ -112,6 +112,45 @@ test_expect_success SQLITE3 'a zone boost makes boosted-kswapd answers undecidab
 	assert_eq "$(sql boosted.db "SELECT COUNT(*) FROM replay_result WHERE policy = \"v5.0-boost-noslab\" AND question = \"shrink_slab\" AND policy_answer = \"undecidable\"")" 2
 '
 
+# A direct reclaim episode whose sweeps 12 -> 0 reclaim nothing: 6.18
+# do_try_to_free_pages() retries with memcg_full_walk, then (shrink_list()
+# skipped the active file list, which had a target at priority 0) with
+# force_deactivate, whose pass ages the active file list.
+make_retries() {
+	for sweep in 0 1 2; do
+		for prio in 12 0; do
+			t=$(printf "3.%06d" $((1000 + sweep * 10000 + (12 - prio) * 100)))
+			echo "          stress-60      [000] .....     $t: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=0 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=32 nr_ref_keep=0 nr_unmap_fail=0 priority=$prio flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC"
+			if [ $sweep = 2 ] && [ $prio = 0 ]; then
+				echo "          stress-60      [000] .....     ${t%?}5: mm_vmscan_lru_shrink_active: nid=0 nr_taken=32 nr_active=0 nr_deactivated=32 nr_referenced=0 priority=0 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC"
+			fi
+		done
+	done
+}
+
+test_expect_success SQLITE3 'retry sweeps: full walk, then force_deactivate (6.18 do_try_to_free_pages)' '
+	{
+		sed -n "1,6p" run.txt
+		echo "          stress-60      [000] .....     3.000000: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_HIGHUSER_MOVABLE"
+		make_retries
+		echo "          stress-60      [000] .....     3.500000: mm_vmscan_direct_reclaim_end: nr_reclaimed=0"
+	} > retry.txt &&
+	vmscope import -q retry.txt -o retry.db &&
+	sql retry.db "ATTACH \"run.db\" AS r; INSERT INTO counter_sample SELECT * FROM r.counter_sample;
+		INSERT INTO counter_value SELECT * FROM r.counter_value; INSERT INTO sysctl SELECT * FROM r.sysctl" &&
+	vmscope replay retry.db --policy v6.18 --policy v4.12-actual-reclaim > /dev/null &&
+	assert_eq "$(sql retry.db "SELECT priority, sweep, force_deactivate, activated_file FROM decision WHERE reclaimer = \"direct\" ORDER BY ts")" "12|0|0|32
+0|0|0|32
+12|1|0|32
+0|1|0|32
+12|2|1|32
+0|2|1|32" &&
+	# the forced sweep: 6.18 ages the active file list (both bits), as the kernel did;
+	# 4.12 has no forced sweep and keeps it (ratio 100000*1 >= 1000, no refaults)
+	assert_eq "$(sql retry.db "SELECT r.policy, r.kernel, r.policy_answer FROM replay_result r JOIN decision d ON d.id = r.decision WHERE d.force_deactivate = 1 AND r.question = \"deactivate_file\" ORDER BY r.policy")" "v4.12-actual-reclaim|aged|kept
+v6.18|aged|aged"
+'
+
 test_expect_success SQLITE3 'a parameter is a what-if: swappiness=0 keeps 6.18 on file only' '
 	# swappiness 0: FRACT with fraction_anon = 0*1/1 = 0 -> anon target 0 -> file only
 	vmscope replay run.db --policy v6.18:swappiness=0 --format json > out.json
