@@ -859,6 +859,17 @@ static int prepare(struct builder *b)
 		}
 		sqlite3_finalize(st);
 	}
+	/* MGLRU (lru_gen.enabled bit 0) reclaims by generations: none of the classic-LRU logic applies */
+	if (!sqlite3_prepare_v2(b->sql, "SELECT value FROM sysctl WHERE name = 'lru_gen.enabled'", -1,
+				&st, NULL)) {
+		int mglru = sqlite3_step(st) == SQLITE_ROW &&
+			    (strtol((const char *)sqlite3_column_text(st, 0), NULL, 0) & 1);
+
+		sqlite3_finalize(st);
+		if (mglru)
+			return vms_error("%s was recorded with MGLRU on (lru_gen.enabled): replay models "
+					 "the classic two-list LRU only", vms_db_path(b->db));
+	}
 	if (!sqlite3_prepare_v2(b->sql, "SELECT value FROM sysctl WHERE name = 'memcg.swappiness'",
 				-1, &st, NULL)) {
 		if (sqlite3_step(st) == SQLITE_ROW) {

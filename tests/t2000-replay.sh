@@ -194,6 +194,15 @@ test_expect_success SQLITE3 'broken plugins and bad parameters fail clearly' '
 	rc=0; vmscope replay 2>/dev/null || rc=$?; assert_eq $rc 2
 '
 
+test_expect_success SQLITE3 'an MGLRU recording is refused (classic-LRU logic only)' '
+	cp run.db mglru.db &&
+	sql mglru.db "INSERT INTO sysctl VALUES (\"lru_gen.enabled\", \"0x0007\")" &&
+	test_must_fail vmscope replay mglru.db 2>err &&
+	grep -q "recorded with MGLRU on" err &&
+	sql mglru.db "UPDATE sysctl SET value = \"0x0000\" WHERE name = \"lru_gen.enabled\"" &&
+	vmscope replay mglru.db > /dev/null
+'
+
 test_expect_success SQLITE3,GNUPLOT 'plot replay draws the differences over time' '
 	vmscope replay run.db --policy v4.12-actual-reclaim > /dev/null &&
 	vmscope plot run.db replay -o replay.svg &&
