@@ -11,12 +11,14 @@
 
 #include "replay.h"
 
+/* int_sqrt(): the largest r with r * r <= x, bit by bit */
 long long kl_int_sqrt(long long x)
 {
-	long long r = 0;
+	long long r = 0, bit;
 
-	while ((r + 1) * (r + 1) <= x)
-		r++;
+	for (bit = 1LL << 30; bit; bit >>= 1)
+		if ((r + bit) * (r + bit) <= x)
+			r += bit;
 	return r;
 }
 

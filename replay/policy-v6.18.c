@@ -49,10 +49,12 @@ static int v618_deactivate(void *priv, const struct vms_pass_input *in, int file
 static int v618_scan_balance(void *priv, const struct vms_pass_input *in, struct vms_scan_decision *out)
 {
 	const struct v618 *p = priv;
-	struct vms_pass_input what_if = *in;
+	struct vms_pass_input what_if;
 
-	if (p && p->swappiness >= 0)
-		what_if.swappiness.v = p->swappiness;
+	if (!p || p->swappiness < 0)
+		return kl_scan_balance(in, in->anon_cost.v, in->file_cost.v, out);
+	what_if = *in;
+	what_if.swappiness.v = p->swappiness;
 	return kl_scan_balance(&what_if, in->anon_cost.v, in->file_cost.v, out);
 }
 
