@@ -269,9 +269,17 @@ static enum vms_prov firmness(struct eval_ctx *e, const struct vms_pass_input *i
 		&x.recent_rotated[1],
 	};
 	enum vms_prov firm = VMS_PROV_EXACT;
-	size_t i;
+	size_t i, j, n = sizeof(vals) / sizeof(vals[0]);
 
-	for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+	/* weakest first: once one flips the answer, no firmer input can lower the firmness */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && vals[j]->prov > vals[j - 1]->prov; j--) {
+			struct vms_value *t = vals[j];
+
+			vals[j] = vals[j - 1];
+			vals[j - 1] = t;
+		}
+	for (i = 0; i < n; i++) {
 		struct vms_value saved = *vals[i];
 		long long ends[2] = { saved.lo, saved.hi };
 

@@ -56,9 +56,9 @@ static int v412_scan_balance(void *priv, const struct vms_pass_input *in, struct
 const struct vms_policy policy_v4_12_actual_reclaim = {
 	.abi = VMS_POLICY_ABI,
 	.name = "v4.12-actual-reclaim",
-	.description = "4.12-4.20: refaults ignored by get_scan_count's SCAN_FILE shortcut, "
+	.description = "4.12-4.20 (4.19.y < .62): refaults ignored by get_scan_count's SCAN_FILE shortcut, "
 		       "recent_rotated fractions, no anon workingset",
-	.kernels = "4.12-4.20 (4.19 < .62)",
+	.kernels = "4.12-4.20",
 	.init = v412_init,
 	.fini = v412_fini,
 	.deactivate = v412_deactivate,

@@ -24,7 +24,7 @@ const struct vms_policy policy_v5_3_refault_anon = {
 	.abi = VMS_POLICY_ABI,
 	.name = "v5.3-refault-anon",
 	.description = "5.3-5.4: file refaults disable the SCAN_FILE shortcut; recent_rotated fractions",
-	.kernels = "5.3-5.4 (4.19.62+)",
+	.kernels = "5.3-5.4, 4.19.62+",
 	.deactivate = v53_deactivate,
 	.scan_balance = v53_scan_balance,
 };
