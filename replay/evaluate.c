@@ -315,13 +315,15 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 	if (d->scanned[0] + d->scanned[2] > 0 && lru_known) {
 		long long pages = 0;
 
-		bits = pass_answer(e, in, Q_SCAN);
-		undecidable = bits == VMS_UNDECIDABLE;
+		struct vms_scan_decision sd;
+
+		undecidable = ask_scan(e, in, &sd) == VMS_UNDECIDABLE;
+		bits = undecidable ? VMS_UNDECIDABLE : kl_scan_types(in, &sd);
 		seen = (d->scanned[0] > 0 ? 1 : 0) | (d->scanned[2] > 0 ? 2 : 0);
 		if (undecidable)
 			;
 		else if ((bits & 1) && !(seen & 1))	/* anon it would have scanned instead of file */
-			pages = in->inactive_anon.v >> in->priority;
+			pages = kl_scan_target(in, &sd, 0);
 		else if (!(bits & 1) && (seen & 1))
 			pages = d->scanned[0];
 		decisive = question_decisive(Q_SCAN, d);

@@ -114,6 +114,12 @@ int kl_scan_balance(const struct vms_pass_input *in, long long anon_cost, long l
 
 int kl_scan_types(const struct vms_pass_input *in, const struct vms_scan_decision *d)
 {
+	return (kl_scan_target(in, d, 0) > 0 ? 1 : 0) | (kl_scan_target(in, d, 1) > 0 ? 2 : 0);
+}
+
+long long kl_scan_target(const struct vms_pass_input *in, const struct vms_scan_decision *d,
+			 int want_file)
+{
 	long long anon = in->inactive_anon.v >> in->priority;
 	long long file = in->inactive_file.v >> in->priority;
 	unsigned long long den = d->denominator ? d->denominator : d->fraction_anon + d->fraction_file;
@@ -133,5 +139,5 @@ int kl_scan_types(const struct vms_pass_input *in, const struct vms_scan_decisio
 	case VMS_SCAN_EQUAL:
 		break;
 	}
-	return (anon > 0 ? 1 : 0) | (file > 0 ? 2 : 0);
+	return want_file ? file : anon;
 }

@@ -77,6 +77,9 @@ int kl4_scan_balance(const struct vms_pass_input *in, int refaults_in_shortcut, 
 		     int round_up, struct vms_scan_decision *out);
 /* Which types get a non-zero scan target under @d at this priority: bit 0 anon, bit 1 file. */
 int kl_scan_types(const struct vms_pass_input *in, const struct vms_scan_decision *d);
+/* get_scan_count()'s target of the inactive list of one type (@want_file) under @d: pages. */
+long long kl_scan_target(const struct vms_pass_input *in, const struct vms_scan_decision *d,
+			 int want_file);
 
 /* --- policies.c, plugin.c --- */
 

@@ -63,12 +63,13 @@ test_expect_success SQLITE3 'baseline 6.18 and 4.12 answer the scan balance as t
 	# pass 2: 100000>>12 = 24 inactive file, active 1000 (not low) but 50 refaults:
 	# 6.18 turns cache_trim_mode off -> FRACT 60:140 -> anon target 50000>>12 = 12,
 	# 12*60/200 = 3 > 0: anon+file, while the kernel scanned file only: 1 difference,
-	# 12 pages at stake. 4.12 ignores the refaults: SCAN_FILE both times: agrees.
+	# 3 pages at stake (the scaled anon target). 4.12 ignores the refaults:
+	# SCAN_FILE both times: agrees.
 	vmscope replay run.db --policy v4.12-actual-reclaim --format json > out.json
 	python3 -c "import json; json.load(open(\"out.json\"))"
 	assert_eq "$(answer v6.18 scan_balance asked)" 2
 	assert_eq "$(answer v6.18 scan_balance differs)" 1
-	assert_eq "$(answer v6.18 scan_balance "pages at stake")" 12
+	assert_eq "$(answer v6.18 scan_balance "pages at stake")" 3
 	assert_eq "$(answer v4.12-actual-reclaim scan_balance differs)" 0
 	# no shrinker events: the slab question is undecidable, never counted as agreement
 	assert_eq "$(answer v6.18 shrink_slab undecidable)" 2
