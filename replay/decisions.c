@@ -54,6 +54,7 @@ struct builder {
 	char memcg_scope[512];
 	double memcg_age_ms;
 	struct sample_cache vm, vm_next;
+	int per_node;			/* the run has node_vmstat samples: use the node's own */
 	sqlite3_stmt *vmstat_after, *zone_sum_after, *meminfo_after, *memcg_after;
 	long long swap_total;		/* SwapTotal of the first meminfo sample, pages; -1 unknown */
 	long long swappiness;
@@ -117,13 +118,19 @@ static int sql_fail(struct builder *b, const char *what)
 }
 
 /* Load into @c the vmstat values of the sample @at finds for @ts (last before, or first after). */
-static void load_sample(struct builder *b, sqlite3_stmt *at, struct sample_cache *c, long long ts)
+static void load_sample(struct builder *b, sqlite3_stmt *at, struct sample_cache *c, long long ts,
+			int nid)
 {
+	char scope[16] = "";
 	long long id;
 	int i;
 
+	if (b->per_node)
+		snprintf(scope, sizeof(scope), "node%d", nid);
 	sqlite3_reset(at);
 	sqlite3_bind_int64(at, 1, ts);
+	sqlite3_bind_text(at, 2, b->per_node ? "node_vmstat" : "vmstat", -1, SQLITE_STATIC);
+	sqlite3_bind_text(at, 3, scope, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(at) != SQLITE_ROW) {
 		c->id = -1;
 		memset(c->have, 0, sizeof(c->have));
@@ -143,11 +150,15 @@ static void load_sample(struct builder *b, sqlite3_stmt *at, struct sample_cache
 	}
 }
 
-/* The vmstat sample at or before @ts into b->vm, and the one after it into b->vm_next. */
-static void load_vmstat(struct builder *b, long long ts)
+/*
+ * The vmstat sample of node @nid at or before @ts into b->vm, and the one
+ * after it into b->vm_next: the node's own (node_vmstat) when the run has
+ * them, else /proc/vmstat.
+ */
+static void load_vmstat(struct builder *b, long long ts, int nid)
 {
-	load_sample(b, b->vmstat_at, &b->vm, ts);
-	load_sample(b, b->vmstat_after, &b->vm_next, ts);
+	load_sample(b, b->vmstat_at, &b->vm, ts, nid);
+	load_sample(b, b->vmstat_after, &b->vm_next, ts, nid);
 }
 
 static int zone_sum_of(sqlite3_stmt *st, long long ts, int nid, const char *name, long long *out)
@@ -282,7 +293,7 @@ static void fill_inputs(struct builder *b, struct task_state *t, struct vms_pass
 	in->sweep = t->sweep;
 	in->no_cache_trim_mode = t->no_cache_trim_mode;
 	in->force_deactivate = t->force_deactivate;
-	load_vmstat(b, p->ts);
+	load_vmstat(b, p->ts, nid);
 	if (in->reclaimer == VMS_MEMCG && b->have_memcg &&
 	    memcg_lrus(b, b->memcg_at, p->ts, sizes, &b->memcg_age_ms)) {
 		/* memcg limit reclaim: the memcg's own lists (memory.stat, bytes) */
@@ -408,7 +419,7 @@ static void snapshot_refaults(struct builder *b, int nid, long long ts)
 
 	if (nid < 0 || nid >= 64)
 		nid = 0;
-	load_vmstat(b, ts);
+	load_vmstat(b, ts, nid);
 	if (b->vm.id < 0)
 		return;
 	b->snap_file[nid] = activate(&b->vm, 1, &have_f);
@@ -787,8 +798,8 @@ static int prepare(struct builder *b)
 	long long v;
 	sqlite3_stmt *st;
 
-	if (sqlite3_prepare_v2(b->sql, "SELECT id, ts FROM counter_sample WHERE source = 'vmstat'"
-			       " AND scope = '' AND ts <= ?1 ORDER BY ts DESC LIMIT 1", -1,
+	if (sqlite3_prepare_v2(b->sql, "SELECT id, ts FROM counter_sample WHERE source = ?2"
+			       " AND scope = ?3 AND ts <= ?1 ORDER BY ts DESC LIMIT 1", -1,
 			       &b->vmstat_at, NULL) ||
 	    sqlite3_prepare_v2(b->sql, "SELECT value FROM counter_value WHERE sample = ?1 AND name = ?2",
 			       -1, &b->values_of, NULL) ||
@@ -803,8 +814,8 @@ static int prepare(struct builder *b)
 	    sqlite3_prepare_v2(b->sql, "SELECT v.value FROM counter_sample s JOIN counter_value v"
 			       " ON v.sample = s.id WHERE s.source = 'meminfo' AND v.name = ?2"
 			       " AND s.ts > ?1 ORDER BY s.ts LIMIT 1", -1, &b->meminfo_after, NULL) ||
-	    sqlite3_prepare_v2(b->sql, "SELECT id, ts FROM counter_sample WHERE source = 'vmstat'"
-			       " AND scope = '' AND ts > ?1 ORDER BY ts LIMIT 1", -1,
+	    sqlite3_prepare_v2(b->sql, "SELECT id, ts FROM counter_sample WHERE source = ?2"
+			       " AND scope = ?3 AND ts > ?1 ORDER BY ts LIMIT 1", -1,
 			       &b->vmstat_after, NULL) ||
 	    sqlite3_prepare_v2(b->sql, "SELECT SUM(v.value) FROM counter_sample s JOIN counter_value v"
 			       " ON v.sample = s.id WHERE s.source = 'zoneinfo' AND s.scope LIKE ?2"
@@ -879,6 +890,11 @@ static int prepare(struct builder *b)
 		sqlite3_finalize(st);
 	}
 	b->vm.id = b->vm_next.id = -2;
+	if (!sqlite3_prepare_v2(b->sql, "SELECT 1 FROM counter_sample WHERE source = 'node_vmstat'"
+				" AND scope LIKE 'node%' LIMIT 1", -1, &st, NULL)) {
+		b->per_node = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
 	b->swap_total = -1;
 	b->tick.nid = -1;
 	if (!sqlite3_prepare_v2(b->sql, "SELECT v.value FROM counter_sample s JOIN counter_value v"

@@ -24,6 +24,16 @@ for r in t["rows"]:
         v = r[names.index(sys.argv[3])]
         print("" if v is None else int(v))' "$1" "$2" "$3"
 }
+# margin JSON QUESTION: agreement on decisive minus best trivial, in tenths of a point
+margin() {
+	python3 -c '
+import json, sys
+doc = json.load(open(sys.argv[1]))
+t = [t for t in doc["tables"] if t["table"] == "agreement"][0]
+names = [c["name"] for c in t["columns"]]
+r = [r for r in t["rows"] if r[0] == sys.argv[2]][0]
+print(round(10 * (r[names.index("agreement on decisive")] - r[names.index("best trivial")])))' "$1" "$2"
+}
 # differ DB POLICY_A POLICY_B QUESTION: decisions the two answer differently
 differ() {
 	sql "$1" "SELECT COUNT(*) FROM replay_result a JOIN replay_result b
@@ -57,11 +67,13 @@ test_expect_success SQLITE3 'thrash: agreement on decisive decisions, and the tr
 	# deactivate_file is decisive where the size ratio says "keep": refaults decide
 	test "$(decisive thrash.json deactivate_file decisive)" -gt 1000 &&
 	test "$(decisive thrash.json deactivate_file "agreement on decisive")" -ge 95 &&
-	# the sampled refault input cannot tell the baseline from refault-blind logic
-	# (docs/replay.md): the best trivial predictor is within a point of the baseline
-	for q in scan_balance deactivate_file; do
-		test "$(decisive thrash.json $q "best trivial")" -ge "$(( $(decisive thrash.json $q "agreement on decisive") - 1 ))" || return 1
-	done &&
+	# docs/replay.md: on scan_balance the sampled refault input cannot tell the
+	# baseline from refault-blind 6.18 (a tie); on deactivate_file, where refaults
+	# decide, the baseline is ahead of the ratio test alone, by a few tenths
+	test "$(margin thrash.json scan_balance)" -le 5 &&
+	test "$(margin thrash.json scan_balance)" -ge -5 &&
+	test "$(margin thrash.json deactivate_file)" -gt 0 &&
+	test "$(margin thrash.json deactivate_file)" -lt 10 &&
 	# every decisive row is decidable, and firmness names the input that can flip it
 	assert_eq "$(sql thrash.db "SELECT COUNT(*) FROM replay_result WHERE decisive = 1 AND agrees IS NULL")" 0 &&
 	test "$(sql thrash.db "SELECT COUNT(*) FROM replay_result WHERE policy = \"v6.18\" AND question = \"scan_balance\" AND firmness = \"exact\"")" -gt 0
