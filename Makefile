@@ -106,17 +106,17 @@ LIB_OBJS += lib/table.o
 LIB_OBJS += lib/window.o
 LIB_OBJS += record/counters.o
 LIB_OBJS += replay/decisions.o
+LIB_OBJS += replay/discriminate.o
 LIB_OBJS += replay/evaluate.o
 LIB_OBJS += replay/kernel-logic.o
+LIB_OBJS += replay/kernel-logic-4.o
 LIB_OBJS += replay/plugin.o
 LIB_OBJS += replay/policies.o
 LIB_OBJS += replay/policy-v4.12-actual-reclaim.o
 LIB_OBJS += replay/policy-v5.0-boost-noslab.o
-LIB_OBJS += replay/policy-v5.3-boost-slab.o
 LIB_OBJS += replay/policy-v5.3-refault-anon.o
 LIB_OBJS += replay/policy-v6.18.o
 LIB_OBJS += replay/policy-v6.8-cache-trim.o
-LIB_OBJS += replay/policy-v6.9-cache-trim-retry.o
 LIB_OBJS += replay/sim-lru.o
 LIB_OBJS += replay/sim-reclaim.o
 LIB_OBJS += replay/sim-recording.o
@@ -147,6 +147,7 @@ CMD_OBJS += replay/cmd-whatif.o
 UNIT_TESTS = tests/unit/u-text-line tests/unit/u-text-payload tests/unit/u-json tests/unit/u-policies
 UNIT_TESTS += tests/unit/u-parse-options
 UNIT_TESTS += tests/unit/u-sim
+UNIT_TESTS += tests/unit/u-policies-4 tests/unit/u-discriminate
 
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 

@@ -23,8 +23,9 @@
 #ifndef VMS_POLICY_H
 #define VMS_POLICY_H
 
-#define VMS_POLICY_ABI 1	/* bump on any change of the structs below */
+#define VMS_POLICY_ABI 2	/* bump on any change of the structs below */
 #define VMS_DEFER (-1)		/* a hook's answer: "the baseline decides" */
+#define VMS_UNDECIDABLE (-2)	/* a hook's answer: "the recording lacks the input this needs" */
 
 enum vms_prov {
 	VMS_PROV_EXACT = 0,	/* from an event of the recording */
@@ -42,9 +43,16 @@ enum vms_scan_balance {
 	VMS_SCAN_FILE,		/* file only */
 };
 
+/*
+ * lo..hi is the range the kernel's own value may have had at the decision
+ * (v for exact inputs; for sampled ones the samples around the decision;
+ * for inferred ones the model's uncertainty). Replay moves each input to lo
+ * and hi to find which inputs decide an answer (its firmness).
+ */
 struct vms_value {
 	long long v;
 	enum vms_prov prov;
+	long long lo, hi;
 };
 
 /* The inputs of one reclaim pass (one priority step of one reclaimer). */
@@ -57,10 +65,32 @@ struct vms_pass_input {
 	struct vms_value boost;		/* pages of watermark boost on the node */
 	struct vms_value swappiness;	/* 0..200 */
 	struct vms_value swap_free;	/* pages; 0 = no swap to reclaim anon into */
+	struct vms_value swap_total;	/* pages of swap configured (total_swap_pages) */
+	/*
+	 * kswapd: balance_pgdat()'s running nr_boost_reclaim (boosted reclaim:
+	 * may_swap = 0, 5.0-5.2 may_shrinkslab = 0). 0 and sampled when the
+	 * node showed no boost; unknown when it did (the running value is not
+	 * in the recording).
+	 */
+	struct vms_value boost_reclaim;
 	struct vms_value refault_file;	/* activating file refaults since the last cycle ended */
 	struct vms_value refault_anon;
 	/* 5.8+ cost model (latent kernel state): inferred from the recording's own scans */
 	struct vms_value anon_cost, file_cost;
+	/* up to 5.7: reclaim_stat recent_scanned/recent_rotated, [0] anon, [1] file (inferred) */
+	struct vms_value recent_scanned[2], recent_rotated[2];
+	/*
+	 * Where the pass sits in its episode's priority loop (exact, from the
+	 * priority sequence): sweep 0 is the first run down from priority 12;
+	 * each restart at a higher priority starts the next. The 6.18 labels:
+	 * no_cache_trim_mode - a kswapd sweep after a first sweep that ran to
+	 *   priority 1 and reclaimed nothing (6.9+ cache-trim retry);
+	 * force_deactivate - the do_try_to_free_pages() retry sweep with both
+	 *   deactivation bits forced (5.5+), after a full-walk retry failed
+	 *   and some earlier pass skipped an active list with a target.
+	 */
+	int sweep;
+	int no_cache_trim_mode, force_deactivate;
 	double sample_age_ms;
 };
 
@@ -68,15 +98,20 @@ struct vms_pass_input {
 struct vms_scan_decision {
 	enum vms_scan_balance balance;
 	unsigned long long fraction_anon, fraction_file;	/* VMS_SCAN_FRACT only */
+	unsigned long long denominator;	/* FRACT: 0 means fraction_anon + fraction_file */
+	int round_up;			/* FRACT targets rounded up (4.20-5.x DIV64_U64_ROUND_UP) */
 };
 
-/* A whole kswapd run (balance_pgdat) that reclaimed nothing. */
+/* A kswapd run (balance_pgdat) whose first priority sweep reclaimed no LRU page. */
 struct vms_kswapd_run {
 	int nid;
-	int lowest_priority;
+	int lowest_priority;		/* of the first sweep: 1 when the loop ran to the end */
 	int runs_since_success;		/* zero-reclaim runs before this one (kswapd_failures) */
-	int cache_trim_mode;		/* the baseline's cache_trim_mode at the run's last pass */
-	struct vms_pass_input last_pass;
+	/* 6.18 shrink_node(): some first-sweep pass had cache_trim_mode on and reclaimed nothing */
+	int cache_trim_mode_failed;
+	/* shrinkers freed objects in the first sweep: sc.nr_reclaimed may count slab pages */
+	int slab_freed;
+	struct vms_pass_input last_pass;	/* the first sweep's last pass */
 };
 
 struct vms_policy {
@@ -87,6 +122,7 @@ struct vms_policy {
 	/* Parse "k=v,k=v" parameters into *priv. Return: 0, or -1 (bad parameter; print why on stderr). */
 	int (*init)(void **priv, const char *params);
 	void (*fini)(void *priv);
+	/* Each hook may also return VMS_UNDECIDABLE (needs an input the recording lacks). */
 	/* Deactivate (age) the active list of @file's type in this pass? 1/0, or VMS_DEFER. */
 	int (*deactivate)(void *priv, const struct vms_pass_input *in, int file);
 	/* Which LRU types to scan. Return: 0 with *out set, or VMS_DEFER. */

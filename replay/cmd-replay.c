@@ -139,7 +139,9 @@ int cmd_replay(int argc, const char **argv)
 		rc = error_last();
 		goto out;
 	}
-	if (vms_db_apply_schema_file(db, "007-replay.sql") || vms_db_exec(db, "BEGIN")) {
+	/* replay rewrites both tables: drop them, as their columns may be older than the DDL */
+	if (vms_db_exec(db, "DROP TABLE IF EXISTS replay_result; DROP TABLE IF EXISTS decision") ||
+	    vms_db_apply_schema_file(db, "007-replay.sql") || vms_db_exec(db, "BEGIN")) {
 		rc = error_last();
 		goto out;
 	}

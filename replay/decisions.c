@@ -12,9 +12,12 @@
  * at one priority. What the kernel did is exact (event counts). The inputs
  * come from the counter samples taken just before the pass (sampled), or
  * from a model: the refault snapshot that the kernel takes at the end of
- * each reclaim cycle is approximated by the sample at the end of the
- * previous cycle of the same reclaim root (inferred). kswapd_failures is
- * modelled as consecutive zero-reclaim runs of the node's kswapd.
+ * each reclaim cycle (and of each retry sweep) is approximated by the
+ * sample at that time (inferred). kswapd_failures is modelled as
+ * consecutive zero-reclaim runs of the node's kswapd. Each sampled input
+ * also gets the range it may have had at the pass: the samples before and
+ * after it. The priority sequence gives each pass its sweep (the restarts
+ * of do_try_to_free_pages() and of balance_pgdat()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,9 +40,10 @@ struct sample_cache {
 static const char *const vmstat_names[] = {
 	"nr_inactive_anon", "nr_active_anon", "nr_inactive_file", "nr_active_file",
 	"nr_free_pages", "workingset_activate_file", "workingset_activate_anon",
-	"workingset_activate",
+	"workingset_activate", "workingset_restore_anon", "workingset_restore_file",
 };
-enum { V_IA, V_AA, V_IF, V_AF, V_FREE, V_ACT_FILE, V_ACT_ANON, V_ACT_OLD, V_N };
+enum { V_IA, V_AA, V_IF, V_AF, V_FREE, V_ACT_FILE, V_ACT_ANON, V_ACT_OLD, V_RESTORE_ANON,
+       V_RESTORE_FILE, V_N };
 
 struct builder {
 	struct vms_db *db;
@@ -49,7 +53,10 @@ struct builder {
 	int have_memcg;			/* the run sampled exactly one memcg */
 	char memcg_scope[512];
 	double memcg_age_ms;
-	struct sample_cache vm;
+	struct sample_cache vm, vm_next;
+	int per_node;			/* the run has node_vmstat samples: use the node's own */
+	sqlite3_stmt *vmstat_after, *zone_sum_after, *meminfo_after, *memcg_after;
+	long long swap_total;		/* SwapTotal of the first meminfo sample, pages; -1 unknown */
 	long long swappiness;
 	int have_swappiness;
 	long long memcg_swappiness;	/* cgroup v1 memory.swappiness of the recorded memcg */
@@ -60,6 +67,18 @@ struct builder {
 	long long snap_file[64], snap_anon[64];
 	int have_snap[64];
 	int runs_since_success[64];
+	/*
+	 * The zoneinfo and meminfo inputs of the last pass, reused while the
+	 * vmstat samples around the pass are the same (the recorder reads every
+	 * source at each tick): these queries are most of the build's time.
+	 */
+	struct {
+		int nid;
+		long long before, after;
+		struct vms_value free_pages, high_wmark, boost, swap_free;
+	} tick;
+	/* per node: the vmstat sample whose restore refaults were last handed to a pass */
+	long long restore_sample[64], restore_last[64][2];
 };
 
 struct pass {
@@ -69,6 +88,8 @@ struct pass {
 	long long ts, ts_end;
 	long long scanned[4];
 	long long reclaimed, slab_calls, slab_freed;
+	long long reclaimed_type[2], activated[2], rotated[2], pageout[2];	/* [0] anon, [1] file */
+	long long restored[2];		/* workingset_restore_* of a new vmstat sample, once */
 };
 
 struct task_state {
@@ -80,6 +101,12 @@ struct task_state {
 	int run_nid;
 	long long run_ts, run_reclaimed;
 	int run_lowest, run_prev_priority, run_swept_twice;
+	/* the priority loop: sweeps of the open episode or run */
+	int sweep, sweep_lowest, prev_priority, retry_sweep, skipped_deactivate;
+	long long sweep_reclaimed, sweep_slab_freed;
+	int first_lowest, run_retried;
+	long long first_reclaimed, first_slab_freed;
+	int no_cache_trim_mode, force_deactivate;
 	struct pass pass;
 	struct vms_pass_input last_in;
 	int have_last_in;
@@ -90,68 +117,121 @@ static int sql_fail(struct builder *b, const char *what)
 	return vms_error("%s: %s: %s", vms_db_path(b->db), what, sqlite3_errmsg(b->sql));
 }
 
-/* Load the vmstat values of the last sample at or before @ts into b->vm. */
-static int load_vmstat(struct builder *b, long long ts)
+/* Load into @c the vmstat values of the sample @at finds for @ts (last before, or first after). */
+static void load_sample(struct builder *b, sqlite3_stmt *at, struct sample_cache *c, long long ts,
+			int nid)
 {
+	char scope[16] = "";
 	long long id;
 	int i;
 
-	sqlite3_reset(b->vmstat_at);
-	sqlite3_bind_int64(b->vmstat_at, 1, ts);
-	if (sqlite3_step(b->vmstat_at) != SQLITE_ROW) {
-		b->vm.id = -1;
-		memset(b->vm.have, 0, sizeof(b->vm.have));
-		return 0;
+	if (b->per_node)
+		snprintf(scope, sizeof(scope), "node%d", nid);
+	sqlite3_reset(at);
+	sqlite3_bind_int64(at, 1, ts);
+	sqlite3_bind_text(at, 2, b->per_node ? "node_vmstat" : "vmstat", -1, SQLITE_STATIC);
+	sqlite3_bind_text(at, 3, scope, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(at) != SQLITE_ROW) {
+		c->id = -1;
+		memset(c->have, 0, sizeof(c->have));
+		return;
 	}
-	id = sqlite3_column_int64(b->vmstat_at, 0);
-	b->vm.ts = sqlite3_column_int64(b->vmstat_at, 1);
-	if (id == b->vm.id)
-		return 0;
-	b->vm.id = id;
+	id = sqlite3_column_int64(at, 0);
+	c->ts = sqlite3_column_int64(at, 1);
+	if (id == c->id)
+		return;
+	c->id = id;
 	for (i = 0; i < V_N; i++) {
 		sqlite3_reset(b->values_of);
 		sqlite3_bind_int64(b->values_of, 1, id);
 		sqlite3_bind_text(b->values_of, 2, vmstat_names[i], -1, SQLITE_STATIC);
-		b->vm.have[i] = sqlite3_step(b->values_of) == SQLITE_ROW;
-		b->vm.v[i] = b->vm.have[i] ? sqlite3_column_int64(b->values_of, 0) : 0;
+		c->have[i] = sqlite3_step(b->values_of) == SQLITE_ROW;
+		c->v[i] = c->have[i] ? sqlite3_column_int64(b->values_of, 0) : 0;
 	}
-	return 0;
 }
 
-static int zone_sum(struct builder *b, long long ts, int nid, const char *name, long long *out)
+/*
+ * The vmstat sample of node @nid at or before @ts into b->vm, and the one
+ * after it into b->vm_next: the node's own (node_vmstat) when the run has
+ * them, else /proc/vmstat.
+ */
+static void load_vmstat(struct builder *b, long long ts, int nid)
+{
+	load_sample(b, b->vmstat_at, &b->vm, ts, nid);
+	load_sample(b, b->vmstat_after, &b->vm_next, ts, nid);
+}
+
+static int zone_sum_of(sqlite3_stmt *st, long long ts, int nid, const char *name, long long *out)
 {
 	char like[32];
 
 	snprintf(like, sizeof(like), "node%d/%%", nid);
-	sqlite3_reset(b->zone_sum);
-	sqlite3_bind_int64(b->zone_sum, 1, ts);
-	sqlite3_bind_text(b->zone_sum, 2, like, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(b->zone_sum, 3, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(b->zone_sum) != SQLITE_ROW || sqlite3_column_type(b->zone_sum, 0) == SQLITE_NULL)
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, ts);
+	sqlite3_bind_text(st, 2, like, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_type(st, 0) == SQLITE_NULL)
 		return 0;
-	*out = sqlite3_column_int64(b->zone_sum, 0);
+	*out = sqlite3_column_int64(st, 0);
 	return 1;
 }
 
 static void set(struct vms_value *v, long long value, enum vms_prov prov)
 {
-	v->v = value;
+	v->v = v->lo = v->hi = value;
 	v->prov = prov;
 }
 
-static long long activate(const struct builder *b, int file, int *have)
+/* Widen @v's range to hold @other (the value of the sample on the other side of the pass). */
+static void widen(struct vms_value *v, long long other)
 {
-	if (file && b->vm.have[V_ACT_FILE]) {
+	if (v->prov == VMS_PROV_UNKNOWN)
+		return;
+	if (other < v->lo)
+		v->lo = other;
+	if (other > v->hi)
+		v->hi = other;
+}
+
+/* The zone sums of @name around @ts into @v: the sample before, widened by the one after. */
+static void zone_input(struct builder *b, long long ts, int nid, const char *name, struct vms_value *v)
+{
+	long long x;
+
+	if (zone_sum_of(b->zone_sum, ts, nid, name, &x))
+		set(v, x, VMS_PROV_SAMPLED);
+	else
+		set(v, 0, VMS_PROV_UNKNOWN);
+	if (zone_sum_of(b->zone_sum_after, ts, nid, name, &x))
+		widen(v, x);
+}
+
+/* A meminfo value (kB) at or after @ts, in pages. Return: 1 when found. */
+static int meminfo_pages(struct builder *b, sqlite3_stmt *st, long long ts, const char *name,
+			 long long *out)
+{
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, ts);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		return 0;
+	*out = sqlite3_column_int64(st, 0) / b->page_kb;
+	return 1;
+}
+
+static long long activate(const struct sample_cache *c, int file, int *have)
+{
+	if (c->id >= 0 && file && c->have[V_ACT_FILE]) {
 		*have = 1;
-		return b->vm.v[V_ACT_FILE];
+		return c->v[V_ACT_FILE];
 	}
-	if (!file && b->vm.have[V_ACT_ANON]) {
+	if (c->id >= 0 && !file && c->have[V_ACT_ANON]) {
 		*have = 1;
-		return b->vm.v[V_ACT_ANON];
+		return c->v[V_ACT_ANON];
 	}
-	if (file && b->vm.have[V_ACT_OLD]) {	/* <= 5.8: file only */
+	if (c->id >= 0 && file && c->have[V_ACT_OLD]) {	/* <= 5.8: file only */
 		*have = 1;
-		return b->vm.v[V_ACT_OLD];
+		return c->v[V_ACT_OLD];
 	}
 	*have = 0;
 	return 0;
@@ -162,24 +242,23 @@ static long long activate(const struct builder *b, int file, int *have)
  * (hierarchical total_* when present: reclaim targets the whole subtree).
  * Return: 1 when found.
  */
-static int memcg_lrus(struct builder *b, long long ts, struct vms_pass_input *in)
+static int memcg_lrus(struct builder *b, sqlite3_stmt *at, long long ts, long long *out,
+		      double *age_ms)
 {
 	static const char *const names[4][2] = {
 		{ "total_inactive_anon", "inactive_anon" }, { "total_active_anon", "active_anon" },
 		{ "total_inactive_file", "inactive_file" }, { "total_active_file", "active_file" },
 	};
-	struct vms_value *dst[4] = { &in->inactive_anon, &in->active_anon, &in->inactive_file,
-				     &in->active_file };
 	long long id, sts;
 	int i, k;
 
-	sqlite3_reset(b->memcg_at);
-	sqlite3_bind_int64(b->memcg_at, 1, ts);
-	sqlite3_bind_text(b->memcg_at, 2, b->memcg_scope, -1, SQLITE_STATIC);
-	if (sqlite3_step(b->memcg_at) != SQLITE_ROW)
+	sqlite3_reset(at);
+	sqlite3_bind_int64(at, 1, ts);
+	sqlite3_bind_text(at, 2, b->memcg_scope, -1, SQLITE_STATIC);
+	if (sqlite3_step(at) != SQLITE_ROW)
 		return 0;
-	id = sqlite3_column_int64(b->memcg_at, 0);
-	sts = sqlite3_column_int64(b->memcg_at, 1);
+	id = sqlite3_column_int64(at, 0);
+	sts = sqlite3_column_int64(at, 1);
 	for (i = 0; i < 4; i++) {
 		for (k = 0; k < 2; k++) {
 			sqlite3_reset(b->values_of);
@@ -190,18 +269,20 @@ static int memcg_lrus(struct builder *b, long long ts, struct vms_pass_input *in
 		}
 		if (k == 2)
 			return 0;
-		dst[i]->v = sqlite3_column_int64(b->values_of, 0) / (b->page_kb * 1024);
-		dst[i]->prov = VMS_PROV_SAMPLED;
+		out[i] = sqlite3_column_int64(b->values_of, 0) / (b->page_kb * 1024);
 	}
-	b->memcg_age_ms = (ts - sts) / 1e6;
+	*age_ms = (ts - sts) / 1e6;
 	return 1;
 }
 
 static void fill_inputs(struct builder *b, struct task_state *t, struct vms_pass_input *in)
 {
 	const struct pass *p = &t->pass;
-	int nid = p->nid >= 0 && p->nid < 64 ? p->nid : 0, have_f, have_a;
-	long long v, act_f, act_a;
+	struct vms_value *lru[4] = { &in->inactive_anon, &in->active_anon, &in->inactive_file,
+				     &in->active_file };
+	int nid = p->nid >= 0 && p->nid < 64 ? p->nid : 0, have_f, have_a, i;
+	long long v, act_f, act_a, sizes[4], next[4];
+	double age;
 
 	memset(in, 0, sizeof(*in));
 	in->reclaimer = !strcmp(t->reclaimer ? t->reclaimer : "other", "kswapd") ? VMS_KSWAPD :
@@ -209,74 +290,140 @@ static void fill_inputs(struct builder *b, struct task_state *t, struct vms_pass
 			t->reclaimer && !strncmp(t->reclaimer, "memcg", 5) ? VMS_MEMCG : VMS_OTHER;
 	in->priority = p->priority;
 	in->order = t->order;
-	load_vmstat(b, p->ts);
-	if (in->reclaimer == VMS_MEMCG && b->have_memcg && memcg_lrus(b, p->ts, in)) {
+	in->sweep = t->sweep;
+	in->no_cache_trim_mode = t->no_cache_trim_mode;
+	in->force_deactivate = t->force_deactivate;
+	load_vmstat(b, p->ts, nid);
+	if (in->reclaimer == VMS_MEMCG && b->have_memcg &&
+	    memcg_lrus(b, b->memcg_at, p->ts, sizes, &b->memcg_age_ms)) {
 		/* memcg limit reclaim: the memcg's own lists (memory.stat, bytes) */
+		for (i = 0; i < 4; i++)
+			set(lru[i], sizes[i], VMS_PROV_SAMPLED);
+		if (memcg_lrus(b, b->memcg_after, p->ts, next, &age))
+			for (i = 0; i < 4; i++)
+				widen(lru[i], next[i]);
 		in->sample_age_ms = b->memcg_age_ms;
 	} else if (b->vm.id >= 0) {
 		enum vms_prov lru_prov = in->reclaimer == VMS_MEMCG ? VMS_PROV_INFERRED : VMS_PROV_SAMPLED;
 
 		/* memcg reclaim: the node's lists stand in for the memcg's (no memcg id in events) */
-		set(&in->inactive_anon, b->vm.v[V_IA], b->vm.have[V_IA] ? lru_prov : VMS_PROV_UNKNOWN);
-		set(&in->active_anon, b->vm.v[V_AA], b->vm.have[V_AA] ? lru_prov : VMS_PROV_UNKNOWN);
-		set(&in->inactive_file, b->vm.v[V_IF], b->vm.have[V_IF] ? lru_prov : VMS_PROV_UNKNOWN);
-		set(&in->active_file, b->vm.v[V_AF], b->vm.have[V_AF] ? lru_prov : VMS_PROV_UNKNOWN);
+		for (i = 0; i < 4; i++) {
+			set(lru[i], b->vm.v[V_IA + i], b->vm.have[V_IA + i] ? lru_prov : VMS_PROV_UNKNOWN);
+			if (b->vm_next.id >= 0 && b->vm_next.have[V_IA + i])
+				widen(lru[i], b->vm_next.v[V_IA + i]);
+		}
 		in->sample_age_ms = (p->ts - b->vm.ts) / 1e6;
 	} else {
-		set(&in->inactive_anon, 0, VMS_PROV_UNKNOWN);
-		set(&in->active_anon, 0, VMS_PROV_UNKNOWN);
-		set(&in->inactive_file, 0, VMS_PROV_UNKNOWN);
-		set(&in->active_file, 0, VMS_PROV_UNKNOWN);
+		for (i = 0; i < 4; i++)
+			set(lru[i], 0, VMS_PROV_UNKNOWN);
 		in->sample_age_ms = -1;
 	}
-	if (zone_sum(b, p->ts, nid, "free", &v))
-		set(&in->free_pages, v, VMS_PROV_SAMPLED);
+	if (b->tick.nid == nid && b->tick.before == b->vm.id && b->tick.after == b->vm_next.id &&
+	    b->vm.id >= 0) {
+		in->free_pages = b->tick.free_pages;
+		in->high_wmark = b->tick.high_wmark;
+		in->boost = b->tick.boost;
+		in->swap_free = b->tick.swap_free;
+	} else {
+		zone_input(b, p->ts, nid, "free", &in->free_pages);
+		zone_input(b, p->ts, nid, "high", &in->high_wmark);
+		zone_input(b, p->ts, nid, "boost", &in->boost);
+		if (meminfo_pages(b, b->meminfo_at, p->ts, "SwapFree", &v)) {
+			set(&in->swap_free, v, VMS_PROV_SAMPLED);
+			if (meminfo_pages(b, b->meminfo_after, p->ts, "SwapFree", &v))
+				widen(&in->swap_free, v);
+		} else {
+			set(&in->swap_free, 0, VMS_PROV_UNKNOWN);
+		}
+		b->tick.nid = nid;
+		b->tick.before = b->vm.id;
+		b->tick.after = b->vm_next.id;
+		b->tick.free_pages = in->free_pages;
+		b->tick.high_wmark = in->high_wmark;
+		b->tick.boost = in->boost;
+		b->tick.swap_free = in->swap_free;
+	}
+	/*
+	 * nr_boost_reclaim is the boost at the run's start, then only falls; the
+	 * zone boost is cleared only at the run's end. No boost on either side
+	 * of the pass: it was 0. Otherwise the running value is not recorded.
+	 */
+	if (in->boost.prov != VMS_PROV_UNKNOWN && in->boost.hi == 0)
+		set(&in->boost_reclaim, 0, VMS_PROV_SAMPLED);
 	else
-		set(&in->free_pages, 0, VMS_PROV_UNKNOWN);
-	if (zone_sum(b, p->ts, nid, "high", &v))
-		set(&in->high_wmark, v, VMS_PROV_SAMPLED);
-	else
-		set(&in->high_wmark, 0, VMS_PROV_UNKNOWN);
-	if (zone_sum(b, p->ts, nid, "boost", &v))
-		set(&in->boost, v, VMS_PROV_SAMPLED);
-	else
-		set(&in->boost, 0, VMS_PROV_UNKNOWN);
+		set(&in->boost_reclaim, 0, VMS_PROV_UNKNOWN);
 	if (in->reclaimer == VMS_MEMCG && b->have_memcg_swappiness)
 		set(&in->swappiness, b->memcg_swappiness, VMS_PROV_SAMPLED);	/* v1: the memcg's own */
 	else
 		set(&in->swappiness, b->have_swappiness ? b->swappiness : 60,
 		    b->have_swappiness ? VMS_PROV_SAMPLED : VMS_PROV_UNKNOWN);
-	sqlite3_reset(b->meminfo_at);
-	sqlite3_bind_int64(b->meminfo_at, 1, p->ts);
-	if (sqlite3_step(b->meminfo_at) == SQLITE_ROW)
-		set(&in->swap_free, sqlite3_column_int64(b->meminfo_at, 0) / b->page_kb, VMS_PROV_SAMPLED);
-	else
-		set(&in->swap_free, 0, VMS_PROV_UNKNOWN);
+	if (b->swap_total >= 0)
+		set(&in->swap_total, b->swap_total, VMS_PROV_SAMPLED);
+	else	/* older recordings: free swap is a lower bound */
+		set(&in->swap_total, in->swap_free.v, VMS_PROV_UNKNOWN);
 
-	act_f = activate(b, 1, &have_f);
-	act_a = activate(b, 0, &have_a);
-	if (have_f && b->have_snap[nid])
+	/*
+	 * Refaults since the snapshot: the sample before the pass minus the
+	 * snapshot sample. The kernel's own view lies between none at all (its
+	 * counters are flushed lazily) and the sample after the pass minus the
+	 * sample before the snapshot.
+	 */
+	act_f = activate(&b->vm, 1, &have_f);
+	act_a = activate(&b->vm, 0, &have_a);
+	if (have_f && b->have_snap[nid]) {
 		set(&in->refault_file, act_f - b->snap_file[nid], VMS_PROV_INFERRED);
-	else
+		in->refault_file.lo = 0;
+		v = activate(&b->vm_next, 1, &i);
+		if (i)
+			widen(&in->refault_file, v - b->snap_file[nid]);
+	} else {
 		set(&in->refault_file, 0, VMS_PROV_UNKNOWN);
-	if (have_a && b->have_snap[nid])
+	}
+	if (have_a && b->have_snap[nid]) {
 		set(&in->refault_anon, act_a - b->snap_anon[nid], VMS_PROV_INFERRED);
-	else
+		in->refault_anon.lo = 0;
+		v = activate(&b->vm_next, 0, &i);
+		if (i)
+			widen(&in->refault_anon, v - b->snap_anon[nid]);
+	} else {
 		set(&in->refault_anon, 0, VMS_PROV_UNKNOWN);
+	}
 }
 
-/* The kernel's snapshot_refaults() at the end of a reclaim cycle of node @nid. */
+/*
+ * The restore refaults (lru_note_cost_refault(): IO cost) that happened
+ * since the node's previous sample, given to the first pass that sees a
+ * new sample. Sampled: they are lumped per sampling interval.
+ */
+static void restored_since(struct builder *b, struct pass *p)
+{
+	int nid = p->nid >= 0 && p->nid < 64 ? p->nid : 0;
+
+	p->restored[0] = p->restored[1] = 0;
+	if (b->vm.id < 0 || b->vm.id == b->restore_sample[nid] ||
+	    !b->vm.have[V_RESTORE_ANON] || !b->vm.have[V_RESTORE_FILE])
+		return;
+	if (b->restore_sample[nid] > 0) {
+		p->restored[0] = b->vm.v[V_RESTORE_ANON] - b->restore_last[nid][0];
+		p->restored[1] = b->vm.v[V_RESTORE_FILE] - b->restore_last[nid][1];
+	}
+	b->restore_sample[nid] = b->vm.id;
+	b->restore_last[nid][0] = b->vm.v[V_RESTORE_ANON];
+	b->restore_last[nid][1] = b->vm.v[V_RESTORE_FILE];
+}
+
+/* The kernel's snapshot_refaults() at the end of a reclaim cycle (or sweep) of node @nid. */
 static void snapshot_refaults(struct builder *b, int nid, long long ts)
 {
 	int have_f, have_a;
 
 	if (nid < 0 || nid >= 64)
 		nid = 0;
-	load_vmstat(b, ts);
+	load_vmstat(b, ts, nid);
 	if (b->vm.id < 0)
 		return;
-	b->snap_file[nid] = activate(b, 1, &have_f);
-	b->snap_anon[nid] = activate(b, 0, &have_a);
+	b->snap_file[nid] = activate(&b->vm, 1, &have_f);
+	b->snap_anon[nid] = activate(&b->vm, 0, &have_a);
 	b->have_snap[nid] = have_f || have_a;
 }
 
@@ -287,22 +434,45 @@ static const char *prov_name(enum vms_prov p)
 	return names[p];
 }
 
+/* The ranges of the inputs (JSON: name -> [lo, hi]), for the firmness of the answers. */
+static void input_ranges(struct vms_buf *out, const struct vms_pass_input *in)
+{
+	const struct { const char *name; const struct vms_value *v; } r[] = {
+		{ "inactive_anon", &in->inactive_anon }, { "active_anon", &in->active_anon },
+		{ "inactive_file", &in->inactive_file }, { "active_file", &in->active_file },
+		{ "free", &in->free_pages }, { "high_wmark", &in->high_wmark }, { "boost", &in->boost },
+		{ "swap_free", &in->swap_free }, { "refault_file", &in->refault_file },
+		{ "refault_anon", &in->refault_anon },
+	};
+	size_t i;
+
+	vms_buf_addf(out, "{");
+	for (i = 0; i < sizeof(r) / sizeof(r[0]); i++)
+		vms_buf_addf(out, "%s\"%s\":[%lld,%lld]", i ? "," : "", r[i].name, r[i].v->lo, r[i].v->hi);
+	vms_buf_addf(out, "}");
+}
+
+/* A record: a pass (@p set) or a kswapd run (@p NULL; the run fields of @t). */
 static int insert_record(struct builder *b, struct task_state *t, const char *kind,
 			 const struct vms_pass_input *in, long long ts, long long ts_end, int priority,
 			 const long long *scanned, long long reclaimed, long long slab_calls,
-			 long long slab_freed, int nid, int runs_since_success, int restarted)
+			 long long slab_freed, int nid, int runs_since_success, int restarted,
+			 const struct pass *p)
 {
 	sqlite3_stmt *st = b->insert;
-	struct vms_buf prov = { 0 };
+	struct vms_buf prov = { 0 }, ranges = { 0 };
 	int i = 1;
 
 	vms_buf_addf(&prov, "{\"lru\":\"%s\",\"free\":\"%s\",\"high_wmark\":\"%s\",\"boost\":\"%s\","
-		     "\"swappiness\":\"%s\",\"swap_free\":\"%s\",\"refault_file\":\"%s\","
+		     "\"swappiness\":\"%s\",\"swap_free\":\"%s\",\"swap_total\":\"%s\","
+		     "\"boost_reclaim\":\"%s\",\"refault_file\":\"%s\","
 		     "\"refault_anon\":\"%s\",\"priority\":\"exact\",\"outcome\":\"exact\"}",
 		     prov_name(in->inactive_file.prov), prov_name(in->free_pages.prov),
 		     prov_name(in->high_wmark.prov), prov_name(in->boost.prov),
 		     prov_name(in->swappiness.prov), prov_name(in->swap_free.prov),
+		     prov_name(in->swap_total.prov), prov_name(in->boost_reclaim.prov),
 		     prov_name(in->refault_file.prov), prov_name(in->refault_anon.prov));
+	input_ranges(&ranges, in);
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	sqlite3_bind_text(st, i++, kind, -1, SQLITE_STATIC);
@@ -337,7 +507,6 @@ static int insert_record(struct builder *b, struct task_state *t, const char *ki
 	BIND_VALUE(in->swap_free);
 	BIND_VALUE(in->refault_file);
 	BIND_VALUE(in->refault_anon);
-#undef BIND_VALUE
 	if (in->sample_age_ms >= 0)
 		sqlite3_bind_double(st, i, in->sample_age_ms);
 	i++;
@@ -352,7 +521,30 @@ static int insert_record(struct builder *b, struct task_state *t, const char *ki
 	i++;
 	if (restarted >= 0)
 		sqlite3_bind_int(st, i, restarted);
+	i++;
+	sqlite3_bind_int(st, i++, p ? in->sweep : 0);
+	sqlite3_bind_int(st, i++, p ? in->no_cache_trim_mode : 0);
+	sqlite3_bind_int(st, i++, p ? in->force_deactivate : 0);
+	for (int k = 0; k < 2 && p; k++) {
+		sqlite3_bind_int64(st, i + k, p->reclaimed_type[k]);
+		sqlite3_bind_int64(st, i + 2 + k, p->activated[k]);
+		sqlite3_bind_int64(st, i + 4 + k, p->rotated[k]);
+		sqlite3_bind_int64(st, i + 6 + k, p->pageout[k]);
+		sqlite3_bind_int64(st, i + 8 + k, p->restored[k]);
+	}
+	i += 10;
+	BIND_VALUE(in->swap_total);
+	BIND_VALUE(in->boost_reclaim);
+#undef BIND_VALUE
+	sqlite3_bind_text(st, i++, ranges.buf, (int)ranges.len, SQLITE_TRANSIENT);
+	if (!p) {
+		sqlite3_bind_int(st, i, t->first_lowest);
+		sqlite3_bind_int64(st, i + 1, t->first_reclaimed);
+		sqlite3_bind_int64(st, i + 2, t->first_slab_freed);
+		sqlite3_bind_int(st, i + 3, t->run_retried);
+	}
 	vms_buf_release(&prov);
+	vms_buf_release(&ranges);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return sql_fail(b, "cannot store a decision");
 	b->records++;
@@ -368,8 +560,22 @@ static int close_pass(struct builder *b, struct task_state *t)
 		return 0;
 	p->open = 0;
 	fill_inputs(b, t, &in);
-	t->last_in = in;
-	t->have_last_in = 1;
+	restored_since(b, p);
+	if (t->sweep == 0 || !t->in_run) {
+		t->last_in = in;	/* a run's inputs: its first sweep's last pass */
+		t->have_last_in = 1;
+	}
+	/* shrink_list() skipped an active list that had a target: do_try_to_free_pages retries */
+	for (int file = 0; file <= 1; file++) {
+		long long active = file ? in.active_file.v : in.active_anon.v;
+
+		if (p->scanned[2 * file] > 0 && (active >> p->priority) > 0 && !p->scanned[2 * file + 1])
+			t->skipped_deactivate = 1;
+	}
+	t->sweep_reclaimed += p->reclaimed;
+	t->sweep_slab_freed += p->slab_freed;
+	if (p->priority < t->sweep_lowest)
+		t->sweep_lowest = p->priority;
 	if (t->in_run) {
 		t->run_reclaimed += p->reclaimed;
 		if (p->priority < t->run_lowest)
@@ -380,7 +586,64 @@ static int close_pass(struct builder *b, struct task_state *t)
 		t->run_nid = p->nid;
 	}
 	return insert_record(b, t, "pass", &in, p->ts, p->ts_end, p->priority, p->scanned,
-			     p->reclaimed, p->slab_calls, p->slab_freed, p->nid, -1, -1);
+			     p->reclaimed, p->slab_calls, p->slab_freed, p->nid, -1, -1, p);
+}
+
+/* A new episode or kswapd run: its priority loop starts at its first sweep. */
+static void start_loop(struct task_state *t)
+{
+	t->sweep = t->retry_sweep = t->skipped_deactivate = 0;
+	t->no_cache_trim_mode = t->force_deactivate = 0;
+	t->prev_priority = -1;
+	t->sweep_lowest = 12;
+	t->sweep_reclaimed = t->sweep_slab_freed = 0;
+	t->first_lowest = -1;
+	t->first_reclaimed = t->first_slab_freed = 0;
+	t->run_retried = 0;
+}
+
+/* Keep the first sweep's outcome (a kswapd run's retry question is about it). */
+static void end_first_sweep(struct task_state *t)
+{
+	if (t->sweep || t->first_lowest >= 0)
+		return;
+	t->first_lowest = t->sweep_lowest;
+	t->first_reclaimed = t->sweep_reclaimed;
+	t->first_slab_freed = t->sweep_slab_freed;
+}
+
+/*
+ * A pass at @prio follows: a priority above the last one restarts the loop.
+ * kswapd (6.18 balance_pgdat): after a sweep that ran to priority 1 and
+ * reclaimed nothing, the restart is the 6.9+ cache-trim retry (no
+ * cache_trim_mode from then on); any other restart is a boost restart.
+ * Direct and memcg reclaim (6.18 do_try_to_free_pages): the sweep failed;
+ * retry 1 walks all memcgs, later ones force deactivation when a pass
+ * skipped an active list, else reclaim below memory.low (force off), and
+ * refaults are snapshot at the end of every sweep.
+ */
+static void next_priority(struct builder *b, struct task_state *t, int prio)
+{
+	if (t->prev_priority >= 0 && prio > t->prev_priority) {
+		int kswapd = t->in_run;
+
+		end_first_sweep(t);
+		if (kswapd && t->sweep_lowest <= 1 && t->sweep_reclaimed == 0) {
+			t->no_cache_trim_mode = 1;
+			t->run_retried = 1;
+		} else if (!kswapd) {
+			snapshot_refaults(b, t->pass.nid, t->pass.ts_end);
+			t->retry_sweep++;
+			if (t->retry_sweep >= 2) {
+				t->force_deactivate = t->skipped_deactivate;
+				t->skipped_deactivate = 0;
+			}
+		}
+		t->sweep++;
+		t->sweep_lowest = 12;
+		t->sweep_reclaimed = t->sweep_slab_freed = 0;
+	}
+	t->prev_priority = prio;
 }
 
 static int close_run(struct builder *b, struct task_state *t, long long ts)
@@ -392,17 +655,19 @@ static int close_run(struct builder *b, struct task_state *t, long long ts)
 		return -1;
 	if (!t->in_run)
 		return 0;
+	end_first_sweep(t);
 	t->in_run = 0;
 	nid = t->run_nid >= 0 && t->run_nid < 64 ? t->run_nid : 0;
 	if (t->have_last_in)
 		rc = insert_record(b, t, "kswapd_run", &t->last_in, t->run_ts, ts, t->run_lowest,
 				   none, t->run_reclaimed, 0, 0, t->run_nid,
-				   b->runs_since_success[nid], t->run_swept_twice);
+				   b->runs_since_success[nid], t->run_swept_twice, NULL);
 	if (t->run_reclaimed > 0)
 		b->runs_since_success[nid] = 0;
 	else if (t->have_last_in)
 		b->runs_since_success[nid]++;
-	snapshot_refaults(b, nid, ts);
+	/* snapshot_refaults() runs at the end of balance_pgdat(), before kswapd naps */
+	snapshot_refaults(b, nid, t->have_last_in ? t->pass.ts_end : ts);
 	t->have_last_in = 0;
 	t->reclaimer = NULL;
 	return rc;
@@ -419,21 +684,29 @@ static void open_pass(struct task_state *t, int priority, int nid, long long ts)
 
 static const char stream_sql[] =
 	"SELECT pid, ts, 'N' AS k, reclaim_flags AS a, nr_scanned AS b, nr_reclaimed AS c,"
-	"  priority AS p, nid FROM mm_vmscan_lru_shrink_inactive"
-	" UNION ALL SELECT pid, ts, 'A', reclaim_flags, nr_taken, 0, priority, nid"
-	"  FROM mm_vmscan_lru_shrink_active"
-	" UNION ALL SELECT pid, ts, 'S', 0, 0, 0, priority, nid FROM mm_shrink_slab_start"
-	" UNION ALL SELECT pid, ts, 'E', 0, retval, 0, NULL, nid FROM mm_shrink_slab_end"
-	" UNION ALL SELECT pid, ts, 'W', 0, 0, 0, \"order\", nid FROM mm_vmscan_kswapd_wake"
-	" UNION ALL SELECT pid, ts, 'Z', 0, 0, 0, NULL, nid FROM mm_vmscan_kswapd_sleep"
-	" UNION ALL SELECT pid, ts, 'B', 0, 0, 0, \"order\", NULL FROM mm_vmscan_direct_reclaim_begin"
-	" UNION ALL SELECT pid, ts, 'B', 1, 0, 0, \"order\", NULL FROM mm_vmscan_memcg_reclaim_begin"
-	" UNION ALL SELECT pid, ts, 'B', 2, 0, 0, \"order\", NULL FROM mm_vmscan_memcg_softlimit_reclaim_begin"
-	" UNION ALL SELECT pid, ts, 'B', 3, 0, 0, \"order\", nid FROM mm_vmscan_node_reclaim_begin"
-	" UNION ALL SELECT pid, ts, 'F', 0, 0, 0, NULL, NULL FROM mm_vmscan_direct_reclaim_end"
-	" UNION ALL SELECT pid, ts, 'F', 1, 0, 0, NULL, NULL FROM mm_vmscan_memcg_reclaim_end"
-	" UNION ALL SELECT pid, ts, 'F', 2, 0, 0, NULL, NULL FROM mm_vmscan_memcg_softlimit_reclaim_end"
-	" UNION ALL SELECT pid, ts, 'F', 3, 0, 0, NULL, NULL FROM mm_vmscan_node_reclaim_end"
+	"  priority AS p, nid, nr_activate0 AS d, nr_activate1 AS e, nr_activate AS f"
+	"  FROM mm_vmscan_lru_shrink_inactive"
+	" UNION ALL SELECT pid, ts, 'A', reclaim_flags, nr_taken, 0, priority, nid, nr_referenced,"
+	"  NULL, NULL FROM mm_vmscan_lru_shrink_active"
+	" UNION ALL SELECT pid, ts, 'S', 0, 0, 0, priority, nid, 0, 0, 0 FROM mm_shrink_slab_start"
+	" UNION ALL SELECT pid, ts, 'E', 0, retval, 0, NULL, nid, 0, 0, 0 FROM mm_shrink_slab_end"
+	" UNION ALL SELECT pid, ts, 'P', reclaim_flags, 0, 0, NULL, NULL, 0, 0, 0"
+	"  FROM mm_vmscan_write_folio"
+	" UNION ALL SELECT pid, ts, 'W', 0, 0, 0, \"order\", nid, 0, 0, 0 FROM mm_vmscan_kswapd_wake"
+	" UNION ALL SELECT pid, ts, 'Z', 0, 0, 0, NULL, nid, 0, 0, 0 FROM mm_vmscan_kswapd_sleep"
+	" UNION ALL SELECT pid, ts, 'B', 0, 0, 0, \"order\", NULL, 0, 0, 0"
+	"  FROM mm_vmscan_direct_reclaim_begin"
+	" UNION ALL SELECT pid, ts, 'B', 1, 0, 0, \"order\", NULL, 0, 0, 0"
+	"  FROM mm_vmscan_memcg_reclaim_begin"
+	" UNION ALL SELECT pid, ts, 'B', 2, 0, 0, \"order\", NULL, 0, 0, 0"
+	"  FROM mm_vmscan_memcg_softlimit_reclaim_begin"
+	" UNION ALL SELECT pid, ts, 'B', 3, 0, 0, \"order\", nid, 0, 0, 0"
+	"  FROM mm_vmscan_node_reclaim_begin"
+	" UNION ALL SELECT pid, ts, 'F', 0, 0, 0, NULL, NULL, 0, 0, 0 FROM mm_vmscan_direct_reclaim_end"
+	" UNION ALL SELECT pid, ts, 'F', 1, 0, 0, NULL, NULL, 0, 0, 0 FROM mm_vmscan_memcg_reclaim_end"
+	" UNION ALL SELECT pid, ts, 'F', 2, 0, 0, NULL, NULL, 0, 0, 0"
+	"  FROM mm_vmscan_memcg_softlimit_reclaim_end"
+	" UNION ALL SELECT pid, ts, 'F', 3, 0, 0, NULL, NULL, 0, 0, 0 FROM mm_vmscan_node_reclaim_end"
 	" ORDER BY 1, 2";
 
 static int handle(struct builder *b, struct task_state *t, sqlite3_stmt *st)
@@ -460,6 +733,7 @@ static int handle(struct builder *b, struct task_state *t, sqlite3_stmt *st)
 		t->run_lowest = 12;
 		t->run_prev_priority = -1;
 		t->run_swept_twice = 0;
+		start_loop(t);
 		return 0;
 	case 'Z':
 		return close_run(b, t, ts);
@@ -469,6 +743,7 @@ static int handle(struct builder *b, struct task_state *t, sqlite3_stmt *st)
 		t->reclaimer = kinds[a & 3];
 		t->episode_ts = ts;
 		t->order = prio;
+		start_loop(t);
 		return 0;
 	case 'F':
 		if (close_pass(b, t))
@@ -483,11 +758,16 @@ static int handle(struct builder *b, struct task_state *t, sqlite3_stmt *st)
 			t->pass.ts_end = ts;
 		}
 		return 0;
+	case 'P':	/* a page written out by reclaim (nr_pageout of the cost model) */
+		if (t->pass.open)
+			t->pass.pageout[(a & 2) != 0]++;
+		return 0;
 	}
 	/* N, A, S: LRU and slab work at priority prio */
 	if (!t->pass.open || t->pass.priority != prio) {
 		if (close_pass(b, t))
 			return -1;
+		next_priority(b, t, prio);
 		open_pass(t, prio, nid, ts);
 	}
 	if (nid >= 0)
@@ -500,6 +780,15 @@ static int handle(struct builder *b, struct task_state *t, sqlite3_stmt *st)
 
 		t->pass.scanned[(k == 'N' ? 0 : 1) + 2 * file] += bb;
 		t->pass.reclaimed += c;
+		t->pass.reclaimed_type[file] += c;
+		if (k == 'N' && sqlite3_column_type(st, 8) != SQLITE_NULL) {
+			t->pass.activated[0] += sqlite3_column_int64(st, 8);	/* 5.2+: per type */
+			t->pass.activated[1] += sqlite3_column_int64(st, 9);
+		} else if (k == 'N') {
+			t->pass.activated[file] += sqlite3_column_int64(st, 10);	/* <= 5.1 */
+		} else {
+			t->pass.rotated[file] += sqlite3_column_int64(st, 8);	/* nr_referenced */
+		}
 	}
 	return 0;
 }
@@ -509,8 +798,8 @@ static int prepare(struct builder *b)
 	long long v;
 	sqlite3_stmt *st;
 
-	if (sqlite3_prepare_v2(b->sql, "SELECT id, ts FROM counter_sample WHERE source = 'vmstat'"
-			       " AND scope = '' AND ts <= ?1 ORDER BY ts DESC LIMIT 1", -1,
+	if (sqlite3_prepare_v2(b->sql, "SELECT id, ts FROM counter_sample WHERE source = ?2"
+			       " AND scope = ?3 AND ts <= ?1 ORDER BY ts DESC LIMIT 1", -1,
 			       &b->vmstat_at, NULL) ||
 	    sqlite3_prepare_v2(b->sql, "SELECT value FROM counter_value WHERE sample = ?1 AND name = ?2",
 			       -1, &b->values_of, NULL) ||
@@ -520,21 +809,42 @@ static int prepare(struct builder *b)
 			       " WHERE source = 'zoneinfo' AND scope LIKE ?2 AND ts <= ?1)", -1,
 			       &b->zone_sum, NULL) ||
 	    sqlite3_prepare_v2(b->sql, "SELECT v.value FROM counter_sample s JOIN counter_value v"
-			       " ON v.sample = s.id WHERE s.source = 'meminfo' AND v.name = 'SwapFree'"
+			       " ON v.sample = s.id WHERE s.source = 'meminfo' AND v.name = ?2"
 			       " AND s.ts <= ?1 ORDER BY s.ts DESC LIMIT 1", -1, &b->meminfo_at, NULL) ||
+	    sqlite3_prepare_v2(b->sql, "SELECT v.value FROM counter_sample s JOIN counter_value v"
+			       " ON v.sample = s.id WHERE s.source = 'meminfo' AND v.name = ?2"
+			       " AND s.ts > ?1 ORDER BY s.ts LIMIT 1", -1, &b->meminfo_after, NULL) ||
+	    sqlite3_prepare_v2(b->sql, "SELECT id, ts FROM counter_sample WHERE source = ?2"
+			       " AND scope = ?3 AND ts > ?1 ORDER BY ts LIMIT 1", -1,
+			       &b->vmstat_after, NULL) ||
+	    sqlite3_prepare_v2(b->sql, "SELECT SUM(v.value) FROM counter_sample s JOIN counter_value v"
+			       " ON v.sample = s.id WHERE s.source = 'zoneinfo' AND s.scope LIKE ?2"
+			       " AND v.name = ?3 AND s.ts = (SELECT MIN(ts) FROM counter_sample"
+			       " WHERE source = 'zoneinfo' AND scope LIKE ?2 AND ts > ?1)", -1,
+			       &b->zone_sum_after, NULL) ||
 	    sqlite3_prepare_v2(b->sql, "INSERT INTO decision (kind, reclaimer, pid, nid, episode_ts,"
 			       " ts, ts_end, priority, \"order\", inactive_anon, active_anon,"
 			       " inactive_file, active_file, lru_scope, free_pages, high_wmark, boost,"
 			       " swappiness, swap_free, refault_file, refault_anon, sample_age_ms,"
 			       " provenance, scanned_inactive_anon, scanned_active_anon,"
 			       " scanned_inactive_file, scanned_active_file, reclaimed, slab_calls,"
-			       " slab_freed, runs_since_success, restarted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
-			       " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       " slab_freed, runs_since_success, restarted, sweep, no_cache_trim_mode,"
+			       " force_deactivate, reclaimed_anon, reclaimed_file, activated_anon,"
+			       " activated_file, rotated_anon, rotated_file, pageout_anon, pageout_file,"
+			       " restored_anon, restored_file,"
+			       " swap_total, boost_reclaim, input_range, first_sweep_lowest,"
+			       " first_sweep_reclaimed, first_sweep_slab_freed, retried)"
+			       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+			       " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+			       " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			       -1, &b->insert, NULL))
 		return sql_fail(b, "cannot prepare the decision queries");
 	if (sqlite3_prepare_v2(b->sql, "SELECT id, ts FROM counter_sample WHERE source = 'memcg'"
 			       " AND scope = ?2 AND ts <= ?1 ORDER BY ts DESC LIMIT 1", -1,
-			       &b->memcg_at, NULL))
+			       &b->memcg_at, NULL) ||
+	    sqlite3_prepare_v2(b->sql, "SELECT id, ts FROM counter_sample WHERE source = 'memcg'"
+			       " AND scope = ?2 AND ts > ?1 ORDER BY ts LIMIT 1", -1,
+			       &b->memcg_after, NULL))
 		return sql_fail(b, "cannot prepare the decision queries");
 	if (!sqlite3_prepare_v2(b->sql, "SELECT MIN(scope), COUNT(DISTINCT scope) FROM counter_sample"
 				" WHERE source = 'memcg'", -1, &st, NULL)) {
@@ -560,6 +870,17 @@ static int prepare(struct builder *b)
 		}
 		sqlite3_finalize(st);
 	}
+	/* MGLRU (lru_gen.enabled bit 0) reclaims by generations: none of the classic-LRU logic applies */
+	if (!sqlite3_prepare_v2(b->sql, "SELECT value FROM sysctl WHERE name = 'lru_gen.enabled'", -1,
+				&st, NULL)) {
+		int mglru = sqlite3_step(st) == SQLITE_ROW &&
+			    (strtol((const char *)sqlite3_column_text(st, 0), NULL, 0) & 1);
+
+		sqlite3_finalize(st);
+		if (mglru)
+			return vms_error("%s was recorded with MGLRU on (lru_gen.enabled): replay models "
+					 "the classic two-list LRU only", vms_db_path(b->db));
+	}
 	if (!sqlite3_prepare_v2(b->sql, "SELECT value FROM sysctl WHERE name = 'memcg.swappiness'",
 				-1, &st, NULL)) {
 		if (sqlite3_step(st) == SQLITE_ROW) {
@@ -568,7 +889,21 @@ static int prepare(struct builder *b)
 		}
 		sqlite3_finalize(st);
 	}
-	b->vm.id = -2;
+	b->vm.id = b->vm_next.id = -2;
+	if (!sqlite3_prepare_v2(b->sql, "SELECT 1 FROM counter_sample WHERE source = 'node_vmstat'"
+				" AND scope LIKE 'node%' LIMIT 1", -1, &st, NULL)) {
+		b->per_node = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	b->swap_total = -1;
+	b->tick.nid = -1;
+	if (!sqlite3_prepare_v2(b->sql, "SELECT v.value FROM counter_sample s JOIN counter_value v"
+				" ON v.sample = s.id WHERE s.source = 'meminfo' AND v.name = 'SwapTotal'"
+				" ORDER BY s.ts LIMIT 1", -1, &st, NULL)) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			b->swap_total = sqlite3_column_int64(st, 0) / b->page_kb;
+		sqlite3_finalize(st);
+	}
 	return 0;
 }
 
@@ -613,6 +948,10 @@ out:
 	sqlite3_finalize(b.zone_sum);
 	sqlite3_finalize(b.meminfo_at);
 	sqlite3_finalize(b.memcg_at);
+	sqlite3_finalize(b.memcg_after);
+	sqlite3_finalize(b.vmstat_after);
+	sqlite3_finalize(b.zone_sum_after);
+	sqlite3_finalize(b.meminfo_after);
 	sqlite3_finalize(b.insert);
 	return rc;
 }

@@ -14,11 +14,15 @@
  *                   told from "called with nothing to free" (no event then):
  *                   a policy that shrinks, in a pass without slab events, is
  *                   counted undecidable, not as agreeing or differing.
- *  kswapd_retry     a kswapd run that reclaimed nothing: did its priority
- *                   loop restart (6.9+ cache-trim retry) or not.
- * The anon/file cost of the 5.8+ scan balance is latent kernel state; it is
- * modelled from the recording (rotated = scanned - reclaimed per type,
- * halved when it exceeds a quarter of the list), so it is 'inferred'.
+ *  kswapd_retry     a kswapd run whose first sweep reclaimed nothing: did
+ *                   its priority loop restart (6.9+ cache-trim retry) or not.
+ * Each answer is also marked decisive or not (discriminate.c), and gets its
+ * firmness by moving each input to the ends of its range: the weakest
+ * provenance among the inputs that change the answer ('exact' when none
+ * does). The latent kernel state is modelled from the recording's own
+ * passes (inferred): the 6.2+ anon/file cost (nr_pageout x 32 + rotated per
+ * type, halved above a quarter of the lists) and the <= 5.7 reclaim_stat
+ * recent_scanned/recent_rotated (halved above a quarter of the type).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +39,8 @@ const char *const question_names[5] = {
 enum { Q_SCAN, Q_DEACT_FILE, Q_DEACT_ANON, Q_SLAB, Q_RETRY };
 
 extern const struct vms_policy policy_v6_18;
+
+static enum vms_prov weakest(enum vms_prov a, enum vms_prov b);
 
 static enum vms_prov prov_of(const char *json, const char *key)
 {
@@ -81,31 +87,66 @@ static const char *types_name(int bits)
 	return names[bits & 3];
 }
 
-struct cost_model {
-	long long anon, file;
+/* Latent per-node kernel state, before a pass; then the pass adds to it. */
+struct latent {
+	long long anon_cost, file_cost;			/* 6.2+ lruvec->anon_cost/file_cost */
+	long long recent_scanned[2], recent_rotated[2];	/* <= 5.7 reclaim_stat */
+	long long run_ts;		/* kswapd run the cache-trim failures below belong to */
+	int cache_trim_mode_failed;
 };
 
-/* lru_note_cost() of 6.2+ with the recording's outcome; halve when above a quarter of the LRUs */
-static void cost_update(struct cost_model *c, const struct decision *d)
+static void model_range(struct vms_value *v, long long x)
 {
-	long long rot_anon = d->scanned[0] > d->reclaimed ? 0 : 0;
-	long long anon_size = d->in.inactive_anon.v + d->in.active_anon.v;
-	long long file_size = d->in.inactive_file.v + d->in.active_file.v;
-	long long scanned_anon = d->scanned[0], scanned_file = d->scanned[2];
-	long long total = scanned_anon + scanned_file;
+	v->v = x;
+	v->prov = VMS_PROV_INFERRED;
+	v->lo = x / 2;		/* the model's uncertainty, assumed: half to twice */
+	v->hi = 2 * x;
+}
 
-	/* reclaimed pages are not split by type in the events: share them by scans */
-	if (total > 0) {
-		long long rec_anon = d->reclaimed * scanned_anon / total;
+/* Give the pass the state the kernel had before it; get_scan_count() halves recent_* first. */
+static void latent_inputs(struct latent *l, struct decision *d)
+{
+	long long size[2] = { d->in.inactive_anon.v + d->in.active_anon.v,
+			      d->in.inactive_file.v + d->in.active_file.v };
 
-		rot_anon = scanned_anon - rec_anon;
-		c->anon += rot_anon > 0 ? rot_anon : 0;
-		c->file += scanned_file - (d->reclaimed - rec_anon) > 0 ?
-			   scanned_file - (d->reclaimed - rec_anon) : 0;
+	for (int t = 0; t < 2; t++)
+		if (l->recent_scanned[t] > size[t] / 4) {
+			l->recent_scanned[t] /= 2;
+			l->recent_rotated[t] /= 2;
+		}
+	model_range(&d->in.anon_cost, l->anon_cost);
+	model_range(&d->in.file_cost, l->file_cost);
+	for (int t = 0; t < 2; t++) {
+		model_range(&d->in.recent_scanned[t], l->recent_scanned[t]);
+		model_range(&d->in.recent_rotated[t], l->recent_rotated[t]);
 	}
-	if (c->anon + c->file > (anon_size + file_size) / 4) {
-		c->anon /= 2;
-		c->file /= 2;
+}
+
+/*
+ * What the pass adds: 6.18 lru_note_cost_unlock_irq(), cost = nr_io *
+ * SWAP_CLUSTER_MAX + nr_rotated (inactive batches: nr_pageout and scanned -
+ * reclaimed; active: nr_rotated; workingset restores: nr_io via
+ * lru_note_cost_refault()), halved when above a quarter of the LRU
+ * pages; 5.2 shrink_{in,}active_list(): recent_scanned += nr_taken,
+ * recent_rotated += nr_activate (inactive) or nr_rotated (active).
+ */
+static void latent_update(struct latent *l, const struct decision *d)
+{
+	long long cost[2], lrus = d->in.inactive_anon.v + d->in.active_anon.v +
+				  d->in.inactive_file.v + d->in.active_file.v;
+
+	for (int t = 0; t < 2; t++) {
+		long long kept = d->scanned[2 * t] - d->reclaimed_type[t];
+
+		cost[t] = (d->pageout[t] + d->restored[t]) * 32 + (kept > 0 ? kept : 0) + d->rotated[t];
+		l->recent_scanned[t] += d->scanned[2 * t] + d->scanned[2 * t + 1];
+		l->recent_rotated[t] += d->activated[t] + d->rotated[t];
+	}
+	l->anon_cost += cost[0];
+	l->file_cost += cost[1];
+	if (l->anon_cost + l->file_cost > lrus / 4) {
+		l->anon_cost /= 2;
+		l->file_cost /= 2;
 	}
 }
 
@@ -118,7 +159,8 @@ struct eval_ctx {
 };
 
 static int store(struct eval_ctx *e, long long id, int q, const char *kernel, const char *answer,
-		 int agrees, long long pages, int has_pages, enum vms_prov firm, int undecidable)
+		 int agrees, long long pages, int has_pages, enum vms_prov firm, int undecidable,
+		 int decisive)
 {
 	sqlite3_stmt *st = e->insert;
 
@@ -129,6 +171,10 @@ static int store(struct eval_ctx *e, long long id, int q, const char *kernel, co
 		e->tot->agreed[q]++;
 	else
 		e->tot->pages_changed[q] += has_pages ? pages : 0;
+	if (decisive && !undecidable) {
+		e->tot->decisive[q]++;
+		e->tot->agreed_decisive[q] += agrees != 0;
+	}
 	if (!st)
 		return 0;	/* benchmark: count only */
 	sqlite3_reset(st);
@@ -146,6 +192,7 @@ static int store(struct eval_ctx *e, long long id, int q, const char *kernel, co
 	else
 		sqlite3_bind_null(st, 7);
 	sqlite3_bind_text(st, 8, undecidable ? "undecidable" : prov_name(firm), -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 9, decisive && !undecidable);
 	return sqlite3_step(st) == SQLITE_DONE ? 0 : vms_error("cannot store a replay result: %s",
 								sqlite3_errmsg(e->sql));
 }
@@ -159,13 +206,19 @@ static int ask_deactivate(struct eval_ctx *e, const struct vms_pass_input *in, i
 	return r == VMS_DEFER ? policy_v6_18.deactivate(NULL, in, file) : r;
 }
 
-static void ask_scan(struct eval_ctx *e, const struct vms_pass_input *in,
-		     struct vms_scan_decision *d)
+static int ask_scan(struct eval_ctx *e, const struct vms_pass_input *in,
+		    struct vms_scan_decision *d)
 {
 	const struct vms_policy *p = e->p->policy;
+	int r;
 
-	if (!p->scan_balance || p->scan_balance(e->p->priv, in, d) == VMS_DEFER)
-		policy_v6_18.scan_balance(NULL, in, d);
+	memset(d, 0, sizeof(*d));
+	r = p->scan_balance ? p->scan_balance(e->p->priv, in, d) : VMS_DEFER;
+	if (r == VMS_DEFER) {
+		memset(d, 0, sizeof(*d));
+		r = policy_v6_18.scan_balance(NULL, in, d);
+	}
+	return r;
 }
 
 static int ask_slab(struct eval_ctx *e, const struct vms_pass_input *in)
@@ -184,52 +237,135 @@ static int ask_retry(struct eval_ctx *e, const struct vms_kswapd_run *run)
 	return r == VMS_DEFER ? policy_v6_18.kswapd_retry(NULL, run) : r;
 }
 
+/* The policy's answer to question @q for a pass: types bits, 0/1, or VMS_UNDECIDABLE. */
+static int pass_answer(struct eval_ctx *e, const struct vms_pass_input *in, int q)
+{
+	struct vms_scan_decision sd;
+	int r;
+
+	switch (q) {
+	case Q_SCAN:
+		r = ask_scan(e, in, &sd);
+		return r == VMS_UNDECIDABLE ? r : kl_scan_types(in, &sd);
+	case Q_DEACT_FILE:
+	case Q_DEACT_ANON:
+		return ask_deactivate(e, in, q == Q_DEACT_FILE);
+	default:
+		return ask_slab(e, in);
+	}
+}
+
+/*
+ * Firmness of @answer: move each non-exact input to the ends of its range;
+ * the weakest provenance among those that change the answer, or 'exact'.
+ */
+static enum vms_prov firmness(struct eval_ctx *e, const struct vms_pass_input *in, int q, int answer)
+{
+	struct vms_pass_input x = *in;
+	struct vms_value *vals[] = {
+		&x.inactive_anon, &x.active_anon, &x.inactive_file, &x.active_file, &x.free_pages,
+		&x.high_wmark, &x.swap_free, &x.refault_file, &x.refault_anon, &x.anon_cost,
+		&x.file_cost, &x.recent_scanned[0], &x.recent_scanned[1], &x.recent_rotated[0],
+		&x.recent_rotated[1],
+	};
+	enum vms_prov firm = VMS_PROV_EXACT;
+	size_t i, j, n = sizeof(vals) / sizeof(vals[0]);
+
+	/* weakest first: once one flips the answer, no firmer input can lower the firmness */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && vals[j]->prov > vals[j - 1]->prov; j--) {
+			struct vms_value *t = vals[j];
+
+			vals[j] = vals[j - 1];
+			vals[j - 1] = t;
+		}
+	for (i = 0; i < n; i++) {
+		struct vms_value saved = *vals[i];
+		long long ends[2] = { saved.lo, saved.hi };
+
+		if (saved.prov == VMS_PROV_EXACT || saved.prov <= firm)
+			continue;
+		for (int k = 0; k < 2; k++) {
+			if (ends[k] == saved.v)
+				continue;
+			vals[i]->v = ends[k];
+			if (pass_answer(e, &x, q) != answer) {
+				firm = saved.prov;
+				break;
+			}
+		}
+		*vals[i] = saved;
+	}
+	return firm;
+}
+
+/* Score the trivial predictors of @q on a decisive decision the kernel answered @seen. */
+static void score_trivial(struct eval_ctx *e, int q, const struct decision *d, int seen)
+{
+	for (int k = 0; k < N_TRIVIAL && trivial_name(q, k); k++)
+		e->tot->trivial_agreed[q][k] += trivial_answer(q, k, d) == seen;
+}
+
 static int eval_pass(struct eval_ctx *e, const struct decision *d)
 {
 	const struct vms_pass_input *in = &d->in;
 	int lru_known = in->inactive_file.prov != VMS_PROV_UNKNOWN;
-	enum vms_prov firm;
-	int seen, bits;
+	int seen, bits, decisive, undecidable;
 
 	if (d->scanned[0] + d->scanned[2] > 0 && lru_known) {
-		struct vms_scan_decision sd;
 		long long pages = 0;
 
-		ask_scan(e, in, &sd);
-		bits = kl_scan_types(in, &sd);
+		struct vms_scan_decision sd;
+
+		undecidable = ask_scan(e, in, &sd) == VMS_UNDECIDABLE;
+		bits = undecidable ? VMS_UNDECIDABLE : kl_scan_types(in, &sd);
 		seen = (d->scanned[0] > 0 ? 1 : 0) | (d->scanned[2] > 0 ? 2 : 0);
-		if ((bits & 1) && !(seen & 1))	/* anon it would have scanned instead of file */
-			pages = in->inactive_anon.v >> in->priority;
+		if (undecidable)
+			;
+		else if ((bits & 1) && !(seen & 1))	/* anon it would have scanned instead of file */
+			pages = kl_scan_target(in, &sd, 0);
 		else if (!(bits & 1) && (seen & 1))
 			pages = d->scanned[0];
-		firm = weakest(weakest(in->inactive_file.prov, in->swap_free.prov),
-			       weakest(in->refault_file.prov, in->swappiness.prov));
-		if (store(e, d->id, Q_SCAN, types_name(seen), types_name(bits), bits == seen, pages, 1,
-			  firm, 0))
+		decisive = question_decisive(Q_SCAN, d);
+		if (decisive && !undecidable)
+			score_trivial(e, Q_SCAN, d, seen);
+		if (store(e, d->id, Q_SCAN, types_name(seen), undecidable ? "undecidable" : types_name(bits),
+			  bits == seen, pages, !undecidable,
+			  undecidable ? VMS_PROV_UNKNOWN : firmness(e, in, Q_SCAN, bits), undecidable,
+			  decisive))
 			return -1;
 	}
 	for (int file = 0; file <= 1 && lru_known; file++) {
 		long long active = file ? in->active_file.v : in->active_anon.v;
 		long long scanned_inactive = d->scanned[file ? 2 : 0];
-		int want, did;
+		int q = file ? Q_DEACT_FILE : Q_DEACT_ANON, want, did;
 
 		if (!scanned_inactive || (active >> in->priority) == 0)
 			continue;	/* the active list had no target in this pass */
-		want = ask_deactivate(e, in, file);
+		want = pass_answer(e, in, q);
+		undecidable = want == VMS_UNDECIDABLE;
 		did = d->scanned[file ? 3 : 1] > 0;
-		firm = weakest(file ? in->inactive_file.prov : in->inactive_anon.prov,
-			       file ? in->refault_file.prov : in->refault_anon.prov);
-		if (store(e, d->id, file ? Q_DEACT_FILE : Q_DEACT_ANON, did ? "aged" : "kept",
-			  want ? "aged" : "kept", want == did, active >> in->priority, 1, firm, 0))
+		decisive = question_decisive(q, d);
+		if (decisive && !undecidable)
+			score_trivial(e, q, d, did);
+		if (store(e, d->id, q, did ? "aged" : "kept",
+			  undecidable ? "undecidable" : want ? "aged" : "kept", want == did,
+			  active >> in->priority, 1, undecidable ? VMS_PROV_UNKNOWN : firmness(e, in, q, want),
+			  undecidable, decisive))
 			return -1;
 	}
 	{
-		int want = ask_slab(e, in), did = d->slab_calls > 0;
+		int want = pass_answer(e, in, Q_SLAB), did = d->slab_calls > 0;
 
-		firm = want ? VMS_PROV_EXACT : in->boost.prov;
+		/* no shrinker event: not called, or called with nothing to free */
+		undecidable = want == VMS_UNDECIDABLE || (want && !did);
+		decisive = question_decisive(Q_SLAB, d);
+		if (decisive && !undecidable && did)
+			score_trivial(e, Q_SLAB, d, did);
 		if (store(e, d->id, Q_SLAB, did ? "shrink" : "no shrinker call seen",
-			  want ? "shrink" : "skip", want == did || (!want && !did), 0, 0, firm,
-			  want && !did))
+			  want == VMS_UNDECIDABLE ? "undecidable" : want ? "shrink" : "skip",
+			  want == did || (!want && !did), 0, 0, VMS_PROV_EXACT, undecidable,
+			  decisive && did))
 			return -1;
 	}
 	return 0;
@@ -239,19 +375,30 @@ static int eval_run(struct eval_ctx *e, const struct decision *d)
 {
 	struct vms_kswapd_run run = {
 		.nid = d->nid,
-		.lowest_priority = d->lowest_priority,
+		.lowest_priority = d->first_lowest,
 		.runs_since_success = d->runs_since_success,
+		.cache_trim_mode_failed = d->cache_trim_mode_failed,
+		.slab_freed = d->first_slab_freed > 0,
 		.last_pass = d->in,
 	};
-	int want;
+	int want, undecidable, decisive, flipped;
+	enum vms_prov firm = VMS_PROV_EXACT;
 
-	if (d->reclaimed > 0)
-		return 0;	/* only failed runs raise the question */
-	run.cache_trim_mode = kl_cache_trim_mode(&d->in);
+	if (d->first_reclaimed > 0 || d->first_lowest < 0)
+		return 0;	/* only a first sweep that reclaimed nothing raises the question */
 	want = ask_retry(e, &run);
-	return store(e, d->id, Q_RETRY, d->swept_twice ? "retried" : "failure counted",
-		     want ? "retry" : "failure counted", want == d->swept_twice, 0, 0,
-		     weakest(d->in.inactive_file.prov, d->in.refault_file.prov), 0);
+	undecidable = want == VMS_UNDECIDABLE;
+	decisive = question_decisive(Q_RETRY, d);
+	if (decisive && !undecidable)
+		score_trivial(e, Q_RETRY, d, d->retried);
+	/* cache_trim_mode_failed rests on the passes' sampled sizes and inferred refaults */
+	run.cache_trim_mode_failed = !run.cache_trim_mode_failed;
+	flipped = ask_retry(e, &run);
+	if (!undecidable && flipped != want)
+		firm = weakest(d->in.inactive_file.prov, d->in.refault_file.prov);
+	return store(e, d->id, Q_RETRY, d->retried ? "retried" : "failure counted",
+		     undecidable ? "undecidable" : want ? "retry" : "failure counted",
+		     want == d->retried, 0, 0, firm, undecidable, decisive);
 }
 
 static const char read_sql[] =
@@ -259,25 +406,113 @@ static const char read_sql[] =
 	" inactive_file, active_file, free_pages, high_wmark, boost, swappiness, swap_free,"
 	" refault_file, refault_anon, sample_age_ms, provenance, scanned_inactive_anon,"
 	" scanned_active_anon, scanned_inactive_file, scanned_active_file, reclaimed, slab_calls,"
-	" runs_since_success, restarted FROM decision ORDER BY ts, id";
+	" runs_since_success, restarted, episode_ts, sweep, no_cache_trim_mode, force_deactivate,"
+	" reclaimed_anon, reclaimed_file, activated_anon, activated_file, rotated_anon, rotated_file,"
+	" pageout_anon, pageout_file, swap_total, boost_reclaim, first_sweep_lowest,"
+	" first_sweep_reclaimed, first_sweep_slab_freed, retried, restored_anon, restored_file,"
+	" json_extract(input_range, '$.inactive_anon[0]'), json_extract(input_range, '$.inactive_anon[1]'),"
+	" json_extract(input_range, '$.active_anon[0]'), json_extract(input_range, '$.active_anon[1]'),"
+	" json_extract(input_range, '$.inactive_file[0]'), json_extract(input_range, '$.inactive_file[1]'),"
+	" json_extract(input_range, '$.active_file[0]'), json_extract(input_range, '$.active_file[1]'),"
+	" json_extract(input_range, '$.free[0]'), json_extract(input_range, '$.free[1]'),"
+	" json_extract(input_range, '$.high_wmark[0]'), json_extract(input_range, '$.high_wmark[1]'),"
+	" json_extract(input_range, '$.boost[0]'), json_extract(input_range, '$.boost[1]'),"
+	" json_extract(input_range, '$.swap_free[0]'), json_extract(input_range, '$.swap_free[1]'),"
+	" json_extract(input_range, '$.refault_file[0]'), json_extract(input_range, '$.refault_file[1]'),"
+	" json_extract(input_range, '$.refault_anon[0]'), json_extract(input_range, '$.refault_anon[1]')"
+	" FROM decision ORDER BY CASE kind WHEN 'kswapd_run' THEN ts_end ELSE ts END, id";
+
+/* Column @col's value and its range from the two columns at @range_col. */
+static void value_in_range(sqlite3_stmt *st, int col, const char *prov_json, const char *key,
+			   int range_col, struct vms_value *v)
+{
+	value(st, col, prov_json, key, v);
+	v->lo = v->hi = v->v;
+	if (range_col >= 0 && v->prov != VMS_PROV_UNKNOWN &&
+	    sqlite3_column_type(st, range_col) != SQLITE_NULL) {
+		v->lo = sqlite3_column_int64(st, range_col);
+		v->hi = sqlite3_column_int64(st, range_col + 1);
+	}
+}
+
+static void load_row(sqlite3_stmt *st, struct decision *d)
+{
+	const char *prov = (const char *)sqlite3_column_text(st, 19);
+	const char *who = (const char *)sqlite3_column_text(st, 2);
+	int k;
+
+	memset(d, 0, sizeof(*d));
+	d->id = sqlite3_column_int64(st, 0);
+	d->is_run = !strcmp((const char *)sqlite3_column_text(st, 1), "kswapd_run");
+	d->nid = sqlite3_column_type(st, 3) == SQLITE_NULL ? 0 : sqlite3_column_int(st, 3);
+	d->ts = sqlite3_column_int64(st, 4);
+	d->in.reclaimer = !strcmp(who, "kswapd") ? VMS_KSWAPD : !strcmp(who, "direct") ? VMS_DIRECT :
+			  !strncmp(who, "memcg", 5) ? VMS_MEMCG : VMS_OTHER;
+	d->in.priority = sqlite3_column_int(st, 5);
+	d->lowest_priority = d->in.priority;
+	d->in.order = sqlite3_column_int(st, 6);
+	value_in_range(st, 7, prov, "lru", 48, &d->in.inactive_anon);
+	value_in_range(st, 8, prov, "lru", 50, &d->in.active_anon);
+	value_in_range(st, 9, prov, "lru", 52, &d->in.inactive_file);
+	value_in_range(st, 10, prov, "lru", 54, &d->in.active_file);
+	value_in_range(st, 11, prov, "free", 56, &d->in.free_pages);
+	value_in_range(st, 12, prov, "high_wmark", 58, &d->in.high_wmark);
+	value_in_range(st, 13, prov, "boost", 60, &d->in.boost);
+	value_in_range(st, 14, prov, "swappiness", -1, &d->in.swappiness);
+	value_in_range(st, 15, prov, "swap_free", 62, &d->in.swap_free);
+	value_in_range(st, 16, prov, "refault_file", 64, &d->in.refault_file);
+	value_in_range(st, 17, prov, "refault_anon", 66, &d->in.refault_anon);
+	value_in_range(st, 40, prov, "swap_total", -1, &d->in.swap_total);
+	value_in_range(st, 41, prov, "boost_reclaim", -1, &d->in.boost_reclaim);
+	if (d->in.swappiness.prov == VMS_PROV_UNKNOWN)
+		d->in.swappiness.v = d->in.swappiness.lo = d->in.swappiness.hi = 60;
+	if (d->in.swap_total.prov == VMS_PROV_UNKNOWN)	/* older records: free swap bounds it */
+		d->in.swap_total.v = d->in.swap_total.lo = d->in.swap_total.hi = d->in.swap_free.v;
+	/* no snapshot yet: whether the kernel saw refaults is open */
+	if (d->in.refault_file.prov == VMS_PROV_UNKNOWN)
+		d->in.refault_file.hi = 1;
+	if (d->in.refault_anon.prov == VMS_PROV_UNKNOWN)
+		d->in.refault_anon.hi = 1;
+	d->in.sample_age_ms = sqlite3_column_double(st, 18);
+	for (k = 0; k < 4; k++)
+		d->scanned[k] = sqlite3_column_int64(st, 20 + k);
+	d->reclaimed = sqlite3_column_int64(st, 24);
+	d->slab_calls = sqlite3_column_int64(st, 25);
+	d->runs_since_success = sqlite3_column_int(st, 26);
+	d->swept_twice = sqlite3_column_int(st, 27);
+	d->episode_ts = sqlite3_column_int64(st, 28);
+	d->in.sweep = sqlite3_column_int(st, 29);
+	d->in.no_cache_trim_mode = sqlite3_column_int(st, 30);
+	d->in.force_deactivate = sqlite3_column_int(st, 31);
+	for (k = 0; k < 2; k++) {
+		d->reclaimed_type[k] = sqlite3_column_int64(st, 32 + k);
+		d->activated[k] = sqlite3_column_int64(st, 34 + k);
+		d->rotated[k] = sqlite3_column_int64(st, 36 + k);
+		d->pageout[k] = sqlite3_column_int64(st, 38 + k);
+	}
+	d->first_lowest = sqlite3_column_type(st, 42) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 42);
+	d->first_reclaimed = sqlite3_column_int64(st, 43);
+	d->first_slab_freed = sqlite3_column_int64(st, 44);
+	d->retried = sqlite3_column_int(st, 45);
+	d->restored[0] = sqlite3_column_int64(st, 46);
+	d->restored[1] = sqlite3_column_int64(st, 47);
+}
 
 int decisions_load(struct vms_db *db, struct decision **out, long *n)
 {
 	sqlite3 *sql = vms_db_sql(db);
-	struct cost_model cost[64];
+	struct latent lat[64];
 	struct decision *all = NULL;
 	sqlite3_stmt *st = NULL;
 	long alloc = 0, used = 0;
 	int r;
 
-	memset(cost, 0, sizeof(cost));
+	memset(lat, 0, sizeof(lat));
 	if (sqlite3_prepare_v2(sql, read_sql, -1, &st, NULL))
 		goto sql_err;
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *prov = (const char *)sqlite3_column_text(st, 19);
-		const char *who = (const char *)sqlite3_column_text(st, 2);
 		struct decision *d;
-		int k;
+		struct latent *l;
 
 		if (used == alloc) {
 			struct decision *na = realloc(all, (alloc ? alloc * 2 : 1024) * sizeof(*na));
@@ -290,43 +525,27 @@ int decisions_load(struct vms_db *db, struct decision **out, long *n)
 			alloc = alloc ? alloc * 2 : 1024;
 		}
 		d = &all[used++];
-		memset(d, 0, sizeof(*d));
-		d->id = sqlite3_column_int64(st, 0);
-		d->is_run = !strcmp((const char *)sqlite3_column_text(st, 1), "kswapd_run");
-		d->nid = sqlite3_column_type(st, 3) == SQLITE_NULL ? 0 : sqlite3_column_int(st, 3);
-		d->ts = sqlite3_column_int64(st, 4);
-		d->in.reclaimer = !strcmp(who, "kswapd") ? VMS_KSWAPD : !strcmp(who, "direct") ? VMS_DIRECT :
-				  !strncmp(who, "memcg", 5) ? VMS_MEMCG : VMS_OTHER;
-		d->in.priority = sqlite3_column_int(st, 5);
-		d->lowest_priority = d->in.priority;
-		d->in.order = sqlite3_column_int(st, 6);
-		value(st, 7, prov, "lru", &d->in.inactive_anon);
-		value(st, 8, prov, "lru", &d->in.active_anon);
-		value(st, 9, prov, "lru", &d->in.inactive_file);
-		value(st, 10, prov, "lru", &d->in.active_file);
-		value(st, 11, prov, "free", &d->in.free_pages);
-		value(st, 12, prov, "high_wmark", &d->in.high_wmark);
-		value(st, 13, prov, "boost", &d->in.boost);
-		value(st, 14, prov, "swappiness", &d->in.swappiness);
-		value(st, 15, prov, "swap_free", &d->in.swap_free);
-		value(st, 16, prov, "refault_file", &d->in.refault_file);
-		value(st, 17, prov, "refault_anon", &d->in.refault_anon);
-		if (d->in.swappiness.prov == VMS_PROV_UNKNOWN)
-			d->in.swappiness.v = 60;
-		d->in.sample_age_ms = sqlite3_column_double(st, 18);
-		for (k = 0; k < 4; k++)
-			d->scanned[k] = sqlite3_column_int64(st, 20 + k);
-		d->reclaimed = sqlite3_column_int64(st, 24);
-		d->slab_calls = sqlite3_column_int64(st, 25);
-		d->runs_since_success = sqlite3_column_int(st, 26);
-		d->swept_twice = sqlite3_column_int(st, 27);
-		k = d->nid >= 0 && d->nid < 64 ? d->nid : 0;
-		/* the cost the kernel had before this pass; then this pass adds to it */
-		d->in.anon_cost.v = cost[k].anon;
-		d->in.file_cost.v = cost[k].file;
-		d->in.anon_cost.prov = d->in.file_cost.prov = VMS_PROV_INFERRED;
-		if (!d->is_run)
-			cost_update(&cost[k], d);
+		load_row(st, d);
+		l = &lat[d->nid >= 0 && d->nid < 64 ? d->nid : 0];
+		/* the state the kernel had before this pass; then this pass adds to it */
+		latent_inputs(l, d);
+		if (d->is_run) {
+			/* runs come after their passes: the first sweep's cache-trim failures */
+			d->cache_trim_mode_failed = l->run_ts == d->ts && l->cache_trim_mode_failed;
+			l->run_ts = -1;
+			continue;
+		}
+		if (d->in.reclaimer == VMS_KSWAPD && d->in.sweep == 0) {
+			/* 6.18 shrink_node(): nothing reclaimed while cache_trim_mode was on */
+			if (l->run_ts != d->episode_ts) {
+				l->run_ts = d->episode_ts;
+				l->cache_trim_mode_failed = 0;
+			}
+			if (d->in.inactive_file.prov != VMS_PROV_UNKNOWN && kl_cache_trim_mode(&d->in) &&
+			    d->reclaimed == 0)
+				l->cache_trim_mode_failed = 1;
+		}
+		latent_update(l, d);
 	}
 	if (r != SQLITE_DONE)
 		goto sql_err;
@@ -365,7 +584,7 @@ int evaluate_policy(struct vms_db *db, const struct decision *all, long n,
 	sqlite3_bind_text(st, 1, p->label, -1, SQLITE_STATIC);
 	sqlite3_step(st);
 	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(e.sql, "INSERT INTO replay_result VALUES (?, ?, ?, ?, ?, ?, ?, ?)", -1,
+	if (sqlite3_prepare_v2(e.sql, "INSERT INTO replay_result VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", -1,
 			       &e.insert, NULL))
 		goto sql_err;
 	rc = run_all(&e, all, n);

@@ -15,18 +15,14 @@ extern const struct vms_policy policy_v6_18;
 extern const struct vms_policy policy_v4_12_actual_reclaim;
 extern const struct vms_policy policy_v5_3_refault_anon;
 extern const struct vms_policy policy_v5_0_boost_noslab;
-extern const struct vms_policy policy_v5_3_boost_slab;
 extern const struct vms_policy policy_v6_8_cache_trim;
-extern const struct vms_policy policy_v6_9_cache_trim_retry;
 
 const struct vms_policy *const builtin_policies[] = {
 	&policy_v6_18,
 	&policy_v4_12_actual_reclaim,
 	&policy_v5_3_refault_anon,
 	&policy_v5_0_boost_noslab,
-	&policy_v5_3_boost_slab,
 	&policy_v6_8_cache_trim,
-	&policy_v6_9_cache_trim_retry,
 };
 
 const int builtin_npolicies = sizeof(builtin_policies) / sizeof(builtin_policies[0]);

@@ -1,22 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * policy-v5.3-refault-anon.c - the inactive-list test of 5.3+ ("mm: vmscan:
- * scan anonymous pages on file refaults", 2c012a4ad1a2): file refaults make
- * the file list count as low in every call, so the SCAN_FILE shortcut is
- * off while refaults are seen and anon is scanned proportionally.
+ * policy-v5.3-refault-anon.c - 5.3-5.4 ("mm: vmscan: scan anonymous pages
+ * on file refaults", 2c012a4ad1a2; also 4.19.62+): inactive_list_is_low()
+ * zeroes the file ratio on refaults in every call, so refaults turn the
+ * SCAN_FILE shortcut off and anon is scanned by the recent_rotated
+ * fractions (round-up targets). Boosted kswapd still has may_swap = 0; slab
+ * is shrunk in every pass (may_shrinkslab is gone). No anon workingset, no
+ * cache_trim_mode (both later).
  */
 #include "replay.h"
 
+static int v53_deactivate(void *priv, const struct vms_pass_input *in, int file)
+{
+	return kl4_inactive_list_is_low(in, file, 1);
+}
+
 static int v53_scan_balance(void *priv, const struct vms_pass_input *in, struct vms_scan_decision *out)
 {
-	kl_scan_balance(in, in->anon_cost.v, in->file_cost.v, out);
-	return 0;
+	return kl4_scan_balance(in, 1, 1, 1, out);
 }
 
 const struct vms_policy policy_v5_3_refault_anon = {
 	.abi = VMS_POLICY_ABI,
 	.name = "v5.3-refault-anon",
-	.description = "5.3+ inactive-list test: file refaults disable the SCAN_FILE shortcut",
-	.kernels = "5.3-6.18 (4.19.62+)",
+	.description = "5.3-5.4: file refaults disable the SCAN_FILE shortcut; recent_rotated fractions",
+	.kernels = "5.3-5.4, 4.19.62+",
+	.deactivate = v53_deactivate,
 	.scan_balance = v53_scan_balance,
 };

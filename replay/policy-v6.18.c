@@ -49,12 +49,13 @@ static int v618_deactivate(void *priv, const struct vms_pass_input *in, int file
 static int v618_scan_balance(void *priv, const struct vms_pass_input *in, struct vms_scan_decision *out)
 {
 	const struct v618 *p = priv;
-	struct vms_pass_input what_if = *in;
+	struct vms_pass_input what_if;
 
-	if (p && p->swappiness >= 0)
-		what_if.swappiness.v = p->swappiness;
-	kl_scan_balance(&what_if, in->anon_cost.v, in->file_cost.v, out);
-	return 0;
+	if (!p || p->swappiness < 0)
+		return kl_scan_balance(in, in->anon_cost.v, in->file_cost.v, out);
+	what_if = *in;
+	what_if.swappiness.v = p->swappiness;
+	return kl_scan_balance(&what_if, in->anon_cost.v, in->file_cost.v, out);
 }
 
 static int v618_shrink_slab(void *priv, const struct vms_pass_input *in)
@@ -62,17 +63,24 @@ static int v618_shrink_slab(void *priv, const struct vms_pass_input *in)
 	return 1;	/* 5.3+: slab is shrunk in every pass, boosted or not */
 }
 
+/*
+ * 6.9+ balance_pgdat(): if (!sc.nr_reclaimed && sc.priority < 1 &&
+ * !sc.no_cache_trim_mode && sc.cache_trim_mode_failed) restart. The loop
+ * ran to the end when its first sweep reached priority 1; nr_reclaimed may
+ * hold slab pages (reclaim_state), which the recording counts in objects.
+ */
 static int v618_kswapd_retry(void *priv, const struct vms_kswapd_run *run)
 {
-	/* 6.9+: a run that failed with cache_trim_mode on restarts with it off */
-	return run->cache_trim_mode;
+	if (run->lowest_priority > 1 || !run->cache_trim_mode_failed)
+		return 0;
+	return run->slab_freed ? VMS_UNDECIDABLE : 1;
 }
 
 const struct vms_policy policy_v6_18 = {
 	.abi = VMS_POLICY_ABI,
 	.name = "v6.18",
 	.description = "baseline: 6.18 classic LRU (refault-aware deactivation, cache_trim_mode, "
-		       "cost model, slab always, kswapd cache-trim retry)",
+		       "cost model, boosted kswapd file-only, slab always, retry sweeps)",
 	.kernels = "6.18",
 	.init = v618_init,
 	.fini = v618_fini,

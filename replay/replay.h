@@ -24,6 +24,7 @@ long decisions_build(struct vms_db *db);
 struct decision {
 	long long id;
 	int is_run;			/* kswapd_run, else pass */
+	long long episode_ts;
 	int nid;
 	long long ts;
 	struct vms_pass_input in;
@@ -33,24 +34,52 @@ struct decision {
 	int runs_since_success;
 	int lowest_priority;		/* kswapd_run */
 	int swept_twice;		/* kswapd_run: the priority went back up to 12 inside the run */
+	int retried;			/* kswapd_run: restarted after a failed first sweep */
+	int first_lowest;		/* kswapd_run: lowest priority of the first sweep */
+	long long first_reclaimed, first_slab_freed;
+	int cache_trim_mode_failed;	/* kswapd_run: the baseline's, over the first sweep */
+	long long reclaimed_type[2], activated[2], rotated[2], pageout[2], restored[2];
 };
 
 /* --- kernel-logic.c: 6.18 classic-LRU reclaim logic on decision inputs --- */
 
+long long kl_int_sqrt(long long x);
 int kl_inactive_is_low(long long inactive, long long active);
 /* 5.5+ may_deactivate bits: refaults since the last cycle, or a small inactive list. */
 int kl_deactivate_file(const struct vms_pass_input *in);
 int kl_deactivate_anon(const struct vms_pass_input *in);
 int kl_cache_trim_mode(const struct vms_pass_input *in);
 int kl_file_is_tiny(const struct vms_pass_input *in);
+/* sc->may_swap: 0 for boosted kswapd (5.0+ balance_pgdat), or VMS_UNDECIDABLE when unrecorded. */
+int kl_may_swap(const struct vms_pass_input *in);
 /*
  * get_scan_count() of 6.18 up to the choice of balance; FRACT fractions from
  * the anon/file cost model with @anon_cost, @file_cost (latent state).
+ * Return: 0, or VMS_UNDECIDABLE when the answer rests on an unrecorded input.
  */
-void kl_scan_balance(const struct vms_pass_input *in, long long anon_cost, long long file_cost,
-		     struct vms_scan_decision *out);
+int kl_scan_balance(const struct vms_pass_input *in, long long anon_cost, long long file_cost,
+		    struct vms_scan_decision *out);
+
+/* --- kernel-logic-4.c: 4.12-5.4 (inactive_list_is_low, reclaim_stat) --- */
+
+/*
+ * inactive_list_is_low(lruvec, file, sc, @refaults_seen): no swap, no anon
+ * aging; file refaults zero the ratio when @refaults_seen (4.12-5.2: only
+ * the actual_reclaim calls; 5.3+: every call).
+ */
+int kl4_inactive_list_is_low(const struct vms_pass_input *in, int file, int refaults_seen);
+/*
+ * get_scan_count() of 4.12-5.4. @refaults_in_shortcut: 5.3+ semantics;
+ * @boost_rules: 5.0+ boosted kswapd (may_swap = 0); @round_up: 4.20+
+ * DIV64_U64_ROUND_UP of the FRACT targets. Return: 0 or VMS_UNDECIDABLE.
+ */
+int kl4_scan_balance(const struct vms_pass_input *in, int refaults_in_shortcut, int boost_rules,
+		     int round_up, struct vms_scan_decision *out);
 /* Which types get a non-zero scan target under @d at this priority: bit 0 anon, bit 1 file. */
 int kl_scan_types(const struct vms_pass_input *in, const struct vms_scan_decision *d);
+/* get_scan_count()'s target of the inactive list of one type (@want_file) under @d: pages. */
+long long kl_scan_target(const struct vms_pass_input *in, const struct vms_scan_decision *d,
+			 int want_file);
 
 /* --- policies.c, plugin.c --- */
 
@@ -81,10 +110,24 @@ int policy_params(const char *params, const char *const *keys, long long *vals, 
 
 /* --- evaluate.c --- */
 
+#define N_TRIVIAL 4	/* trivial predictors per question, at most */
 struct eval_totals {
 	long long asked[5], agreed[5], undecidable[5];	/* per question, see evaluate.c */
 	long long pages_changed[5];
+	/* decidable decisions where the question's deciding input varies */
+	long long decisive[5], agreed_decisive[5];
+	long long trivial_agreed[5][N_TRIVIAL];	/* on the decisive decisions */
 };
+/* --- discriminate.c --- */
+
+/* Does question @q's deciding input vary in @d (is the answer not settled by structure)? */
+int question_decisive(int q, const struct decision *d);
+/* The answer of trivial predictor @k of question @q for @d (types bits for scan_balance). */
+int trivial_answer(int q, int k, const struct decision *d);
+/* Name of trivial predictor @k of question @q, or NULL past the last. */
+const char *trivial_name(int q, int k);
+/* The best trivial predictor of question @q in @t: its index, or -1 when none was scored. */
+int trivial_best(const struct eval_totals *t, int q);
 /*
  * Read the decision records into memory (caller frees *out), with the
  * modelled anon/file cost each pass started from. Return: 0 or -1.

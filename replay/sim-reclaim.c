@@ -52,7 +52,7 @@ void sim_note_cost(struct sim *s, int file, long long nr_io, long long nr_rotate
 
 static struct vms_value exact(long long v)
 {
-	struct vms_value x = { v, VMS_PROV_EXACT };
+	struct vms_value x = { v, VMS_PROV_EXACT, v, v };
 
 	return x;
 }
@@ -93,7 +93,7 @@ static int ask_deactivate(const struct sim *s, const struct vms_pass_input *in, 
 	if (p && p->policy->deactivate) {
 		int r = p->policy->deactivate(p->priv, in, file);
 
-		if (r != VMS_DEFER)
+		if (r != VMS_DEFER && r != VMS_UNDECIDABLE)
 			return r;
 	}
 	return file ? kl_deactivate_file(in) : kl_deactivate_anon(in);
@@ -106,20 +106,18 @@ static void ask_scan_balance(const struct sim *s, const struct vms_pass_input *i
 	const struct vms_pass_input *in = in_pass;
 	struct vms_pass_input retry;
 
-	if (s->no_cache_trim && !in->refault_file.v) {
-		/*
-		 * The policy ABI has no no_cache_trim_mode input; a file refault
-		 * since the last cycle is what turns cache_trim_mode off in every
-		 * version's logic, so the retry sweep shows the hook one.
-		 */
+	if (s->no_cache_trim) {	/* the 6.9+ retry sweep of a failed kswapd run */
 		retry = *in_pass;
-		retry.refault_file.v = 1;
-		retry.refault_file.prov = VMS_PROV_INFERRED;
+		retry.no_cache_trim_mode = 1;
 		in = &retry;
 	}
 
-	if (p && p->policy->scan_balance && p->policy->scan_balance(p->priv, in, d) != VMS_DEFER)
-		return;
+	if (p && p->policy->scan_balance) {
+		int r = p->policy->scan_balance(p->priv, in, d);
+
+		if (r != VMS_DEFER && r != VMS_UNDECIDABLE)
+			return;
+	}
 	kl_scan_balance(in, in->anon_cost.v, in->file_cost.v, d);
 }
 
@@ -273,15 +271,16 @@ static int ask_kswapd_retry(struct sim *s)
 
 	run.lowest_priority = 1;
 	run.runs_since_success = s->kswapd_failures;
-	run.cache_trim_mode = kl_cache_trim_mode(&s->last_in);
+	/* the simulated run reclaimed nothing: a cache-trim pass of it failed */
+	run.cache_trim_mode_failed = kl_cache_trim_mode(&s->last_in);
 	run.last_pass = s->last_in;
 	if (p && p->policy->kswapd_retry) {
 		int r = p->policy->kswapd_retry(p->priv, &run);
 
-		if (r != VMS_DEFER)
+		if (r != VMS_DEFER && r != VMS_UNDECIDABLE)
 			return r;
 	}
-	return run.cache_trim_mode;	/* the baseline, v6.18 */
+	return run.cache_trim_mode_failed;	/* the baseline, v6.18 */
 }
 
 /* balance_pgdat(): reclaim until free memory reaches the high watermark. */

@@ -36,7 +36,25 @@ CREATE TABLE IF NOT EXISTS decision (
 	slab_calls INTEGER,            -- mm_shrink_slab_start events in the pass
 	slab_freed INTEGER,            -- objects
 	runs_since_success INTEGER,    -- kswapd_run: consecutive zero-reclaim runs before this one (model of kswapd_failures)
-	restarted INTEGER              -- kswapd_run: the priority loop went back up inside the run (6.9+ cache-trim retry)
+	restarted INTEGER,             -- kswapd_run: the priority loop went back up inside the run (any restart)
+	-- the priority loop (exact, from the priority sequence of the episode or run)
+	sweep INTEGER,                 -- pass: 0 first run down from priority 12, n after the n-th restart
+	no_cache_trim_mode INTEGER,    -- pass: kswapd sweep after a failed first sweep (6.9+ cache-trim retry)
+	force_deactivate INTEGER,      -- pass: do_try_to_free_pages() retry sweep with forced deactivation (5.5+)
+	-- what the kernel did, per type (exact, from the batch events of the pass)
+	reclaimed_anon INTEGER, reclaimed_file INTEGER,
+	activated_anon INTEGER, activated_file INTEGER,   -- inactive batches: pages moved to the active list
+	rotated_anon INTEGER, rotated_file INTEGER,       -- active batches: nr_referenced (kept active)
+	pageout_anon INTEGER, pageout_file INTEGER,       -- mm_vmscan_write_folio events (nr_pageout)
+	restored_anon INTEGER, restored_file INTEGER,     -- workingset_restore_* since the node's previous
+	                                                  -- vmstat sample, on the first pass after it (sampled)
+	swap_total INTEGER,            -- pages of swap configured (SwapTotal)
+	boost_reclaim INTEGER,         -- kswapd's running nr_boost_reclaim: 0 when no boost was seen, else NULL (not recorded)
+	input_range TEXT,              -- JSON: input -> [lo, hi], the range the kernel's value may have had
+	first_sweep_lowest INTEGER,    -- kswapd_run: lowest priority of the first sweep (1: it ran to the end)
+	first_sweep_reclaimed INTEGER, -- kswapd_run: LRU pages reclaimed in the first sweep
+	first_sweep_slab_freed INTEGER,-- kswapd_run: shrinker objects freed in the first sweep
+	retried INTEGER                -- kswapd_run: restarted after a first sweep that ran to priority 1 and reclaimed nothing
 );
 
 -- One row per (policy, decision, question) where the policy had a view.
@@ -49,8 +67,12 @@ CREATE TABLE IF NOT EXISTS replay_result (
 	agrees INTEGER,                -- 1 the answers match, 0 they differ, NULL undecidable
 	pages INTEGER,                 -- size of the difference: pages the policy would have scanned from the
 	                               -- other type, or objects/pages at stake; NULL when not estimable
-	firmness TEXT NOT NULL         -- weakest provenance of the inputs used: 'exact', 'sampled', 'inferred',
-	                               -- 'unknown'; 'undecidable' when the recording cannot tell the kernel's choice
+	firmness TEXT NOT NULL,        -- provenance of the weakest input whose range (decision.input_range) can
+	                               -- change the answer: 'exact' (no input can), 'sampled', 'inferred',
+	                               -- 'unknown'; 'undecidable' when the recording cannot tell the kernel's
+	                               -- choice or lacks an input the policy needs
+	decisive INTEGER               -- 1 when the question's deciding input varies here (not settled by swap,
+	                               -- sizes or structure alone; see docs/replay.md), 0 otherwise
 );
 CREATE INDEX IF NOT EXISTS replay_result_policy ON replay_result (policy, question);
 CREATE INDEX IF NOT EXISTS replay_result_decision ON replay_result (decision, question);

@@ -114,8 +114,6 @@ test_expect_success SQLITE3 'a built-in replay policy decides the passes of the 
 		AND metric = '\''refault_file'\''")" "600.0" &&
 	test_expect_code 1 vmscope whatif loop.db -a memcg.swappiness=60 --policy no-such-policy 2> err &&
 	grep -q "no policy" err &&
-	test_expect_code 1 vmscope whatif loop.db -a memcg.swappiness=60 --policy v5.0-boost-noslab 2> err &&
-	grep -q "decides only shrink_slab, and slab is not modeled yet" err &&
 	vmscope whatif loop.db -a memcg.swappiness=60 --policy v6.18 2> err > /dev/null &&
 	grep -q "shrink_slab answers are not used" err
 '

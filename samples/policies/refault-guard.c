@@ -10,9 +10,13 @@
  * equally instead of trimming the page cache only. Every other decision is
  * left to the baseline (the hooks are NULL or return VMS_DEFER).
  *
- * A policy plugin needs only include/vms-policy.h and must export the
- * descriptor under the symbol `vms_policy`. Parameters arrive as "k=v,k=v";
- * init() rejects what it does not understand, with a message on stderr.
+ * A policy plugin needs only include/vms-policy.h (ABI 2) and must export
+ * the descriptor under the symbol `vms_policy`. Parameters arrive as
+ * "k=v,k=v"; init() rejects what it does not understand, with a message on
+ * stderr. A hook answers VMS_UNDECIDABLE when the recording lacks an input
+ * its answer needs: here, whether a boosted kswapd could swap at all.
+ * Inputs carry the range the kernel's value may have had (lo..hi); replay
+ * moves them within it to tell which inputs decide each answer.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +67,11 @@ static int guard_scan_balance(void *priv, const struct vms_pass_input *in,
 	if (in->refault_file.prov == VMS_PROV_UNKNOWN || in->refault_file.v <= g->threshold ||
 	    in->swap_free.v <= 0)
 		return VMS_DEFER;	/* no evidence of thrashing, or nowhere to put anon */
+	/* boosted kswapd runs with may_swap = 0: the baseline's file-only answer stands */
+	if (in->reclaimer == VMS_KSWAPD && in->boost_reclaim.prov == VMS_PROV_UNKNOWN)
+		return VMS_UNDECIDABLE;	/* a boost was seen; the running nr_boost_reclaim is not recorded */
+	if (in->reclaimer == VMS_KSWAPD && in->boost_reclaim.v > 0)
+		return VMS_DEFER;
 	out->balance = VMS_SCAN_FRACT;
 	out->fraction_anon = 1;
 	out->fraction_file = 1;
