@@ -266,7 +266,7 @@ void vms_progress_done(struct vms_progress *p);
 
 /* --- misc (lib/util.c) --- */
 
-/* "PROG ARG ARG..." for run.command_line; caller frees. */
+/* "PROG ARG ARG..." for run.command_line; caller frees. NULL when out of memory (vms_error set). */
 char *vms_join_args(const char *prog, int argc, const char **argv);
 /* Return: seconds on CLOCK_MONOTONIC. */
 double vms_now(void);
