@@ -12,6 +12,7 @@
  * the table's `extra` column (`fields` for the generic table), so nothing a
  * source carries is dropped.
  */
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -770,41 +771,57 @@ void vms_sink_extra_text(struct vms_sink *s, const char *key, const char *text, 
 	vms_json_append_string(&s->json, text, len);
 }
 
-/* Decimal or 0x-hex integer, optionally negative; the whole of @s must be used. */
+/* What parse_number() found. */
+enum number_kind {
+	NUM_OK = 0,
+	NUM_BAD = -1,		/* not a number */
+	NUM_RANGE = -2,		/* a number that does not fit 64 bits */
+};
+
+/*
+ * Decimal or 0x-hex integer, optionally negative; the whole of @s must be
+ * used. Values from 2^63 to 2^64 - 1 (a u64 printed with %llu or %llx) keep
+ * their 64-bit pattern, as the .dat importer stores a u64 field; negative
+ * values go down to -2^63. Return: an enum number_kind.
+ */
 static int parse_number(const char *s, size_t len, long long *out)
 {
-	unsigned long long v = 0;
+	unsigned long long v = 0, base = 10;
+	int neg = 0, range = 0;
 	size_t i = 0;
-	int neg = 0;
 
 	if (len && s[0] == '-') {
 		neg = 1;
 		i++;
 	}
-	if (i >= len)
-		return -1;
 	if (len - i > 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
-		for (i += 2; i < len; i++) {
-			unsigned char c = s[i];
-			int d;
-
-			if (c >= '0' && c <= '9')
-				d = c - '0';
-			else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
-				d = (c | 0x20) - 'a' + 10;
-			else
-				return -1;
-			v = v * 16 + d;
-		}
-	} else {
-		for (; i < len; i++) {
-			if (s[i] < '0' || s[i] > '9')
-				return -1;
-			v = v * 10 + (s[i] - '0');
-		}
+		base = 16;
+		i += 2;
 	}
-	*out = neg ? -(long long)v : (long long)v;
-	return 0;
+	if (i >= len)
+		return NUM_BAD;
+	for (; i < len; i++) {
+		unsigned char c = s[i];
+		unsigned int d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (base == 16 && (c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			d = (c | 0x20) - 'a' + 10;
+		else
+			return NUM_BAD;
+		if (v > (ULLONG_MAX - d) / base)
+			range = 1;	/* keep reading: text after it makes it no number at all */
+		else
+			v = v * base + d;
+	}
+	if (range || (neg && v > (unsigned long long)LLONG_MAX + 1))
+		return NUM_RANGE;
+	if (neg)
+		*out = v == (unsigned long long)LLONG_MAX + 1 ? LLONG_MIN : -(long long)v;
+	else
+		*out = (long long)v;
+	return NUM_OK;
 }
 
 static int vocab_lookup(const struct vocab *v, const char *name, size_t len, long long *out)
@@ -819,42 +836,52 @@ static int vocab_lookup(const struct vocab *v, const char *name, size_t len, lon
 	return -1;
 }
 
-/* Text form of an INTEGER column: a number, 'M:m', or vocabulary names. */
+/* The kernel's dev_t: MKDEV(major, minor) with MINORBITS 20 in 32 bits. */
+#define MINOR_BITS 20
+#define MAJOR_MAX ((1LL << (32 - MINOR_BITS)) - 1)
+#define MINOR_MAX ((1LL << MINOR_BITS) - 1)
+
+/* Text form of an INTEGER column: a number, 'M:m', or vocabulary names. Return: an enum number_kind. */
 static int text_to_int(const struct column *c, const char *val, size_t len, long long *out)
 {
 	const char *colon;
+	int rc = parse_number(val, len, out);
 
-	if (!parse_number(val, len, out))
-		return 0;
+	if (rc != NUM_BAD)
+		return rc;
 	colon = memchr(val, ':', len);
 	if (colon) {
-		long long major, minor;
+		long long major = 0, minor = 0;
+		int rc_major = parse_number(val, colon - val, &major);
+		int rc_minor = parse_number(colon + 1, len - (colon + 1 - val), &minor);
 
-		if (!parse_number(val, colon - val, &major) &&
-		    !parse_number(colon + 1, len - (colon + 1 - val), &minor)) {
-			*out = (major << 20) | minor;	/* the kernel's MKDEV() */
-			return 0;
+		if (rc_major != NUM_BAD && rc_minor != NUM_BAD) {
+			if (rc_major || rc_minor || major < 0 || major > MAJOR_MAX || minor < 0 ||
+			    minor > MINOR_MAX)
+				return NUM_RANGE;
+			*out = (major << MINOR_BITS) | minor;
+			return NUM_OK;
 		}
 	}
 	if (!c->vocab)
-		return -1;
+		return NUM_BAD;
 	if (!c->is_flags)
-		return vocab_lookup(c->vocab, val, len, out);
+		return vocab_lookup(c->vocab, val, len, out) ? NUM_BAD : NUM_OK;
 	*out = 0;
 	while (len) {
 		const char *bar = memchr(val, '|', len);
 		size_t n = bar ? (size_t)(bar - val) : len;
 		long long bit;
 
-		if (vocab_lookup(c->vocab, val, n, &bit) && parse_number(val, n, &bit))
-			return -1;
+		if (vocab_lookup(c->vocab, val, n, &bit) && (rc = parse_number(val, n, &bit)))
+			return rc;
 		*out |= bit;
 		if (!bar)
 			break;
 		len -= n + 1;
 		val = bar + 1;
 	}
-	return 0;
+	return NUM_OK;
 }
 
 int vms_sink_set_from_text(struct vms_sink *s, const char *key, size_t keylen,
@@ -885,10 +912,18 @@ int vms_sink_set_from_text(struct vms_sink *s, const char *key, size_t keylen,
 		vms_sink_set_text(s, col, value, vallen);
 		return 0;
 	}
-	if (text_to_int(c, value, vallen, &v))
+	switch (text_to_int(c, value, vallen, &v)) {
+	case NUM_OK:
+		break;
+	case NUM_RANGE:
+		return vms_error("field '%s' of %s: '%.*s' is out of range (a number must fit "
+				 "64 bits, a device number MAJOR:MINOR 12:20 bits)", c->name, t->name,
+				 (int)(vallen > 60 ? 60 : vallen), value);
+	default:
 		return vms_error("field '%s' of %s: '%.*s' is not %s", c->name, t->name,
 				 (int)(vallen > 60 ? 60 : vallen), value,
 				 c->vocab ? "a number or a known name" : "a number");
+	}
 	vms_sink_set_int(s, col, v);
 	return 0;
 }
