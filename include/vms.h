@@ -146,7 +146,7 @@ void vms_marks_free(struct vms_marks *mk);
 /* Return: 1 when @db holds the derived tables, 0 when not (made before them), -1 on error. */
 int vms_derive_present(struct vms_db *db);
 
-/* --- the event sink: writes decoded events into the typed tables (lib/sink.c) --- */
+/* --- the event sink: writes decoded events into the typed tables (lib/sink*.c) --- */
 
 struct vms_sink;
 struct vms_table;
@@ -206,6 +206,28 @@ int vms_sink_end(struct vms_sink *sink);
 int vms_sink_set_async(struct vms_sink *sink, int on);
 /* Drop the row begun last (decoding failed). */
 void vms_sink_abandon(struct vms_sink *sink);
+/**
+ * vms_sink_run_reader() - decode in a reader process, store in this one (lib/sink-reader.c)
+ * @sink: a synchronous sink: where what the reader stores goes
+ * @decode: runs in a child process, with a copy of @sink whose every call
+ *          (rows, tasks, lost events, import errors, vms_sink_message()) is
+ *          sent to this process; returns 0, or -1 with vms_error set. It must
+ *          not use the database connection (it is this process's).
+ * @on_message: called here, in order with the rows, for each vms_sink_message()
+ *              of @decode; its failure (-1, vms_error set) stops the reader
+ * @arg: passed to @decode and @on_message
+ * @sig: out: the signal that ended the reader (0: it returned)
+ *
+ * For decoders that may fault on damaged input (libtracecmd): a fault ends
+ * only the reader, and everything it completed before is stored.
+ * Return: 0 when the reader returned 0 or was ended by a signal (*@sig), -1
+ * when it failed (its vms_error message) or storing failed (vms_error set).
+ */
+int vms_sink_run_reader(struct vms_sink *sink, int (*decode)(struct vms_sink *sink, void *arg),
+			int (*on_message)(void *arg, int type, const void *data, size_t len),
+			void *arg, int *sig);
+/* In a reader (vms_sink_run_reader()): send @data to on_message(). Return: 0 or -1. */
+int vms_sink_message(struct vms_sink *sink, int type, const void *data, size_t len);
 
 void vms_sink_task(struct vms_sink *sink, int pid, const char *comm, size_t len, uint64_t ts);
 /* @count < 0: unknown; @ts == 0: unknown; @cpu < 0: unknown. */
