@@ -104,6 +104,7 @@ LIB_OBJS += replay/policy-v6.18.o
 LIB_OBJS += replay/policy-v6.8-cache-trim.o
 LIB_OBJS += replay/policy-v6.9-cache-trim-retry.o
 LIB_OBJS += record/decode.o
+LIB_OBJS += record/import.o
 LIB_OBJS += record/import-dat.o
 LIB_OBJS += record/import-text.o
 LIB_OBJS += record/live.o

@@ -213,7 +213,8 @@ void vms_sink_abandon(struct vms_sink *sink);
  *          (rows, tasks, lost events, import errors, vms_sink_message()) is
  *          sent to this process; returns 0, or -1 with vms_error set. It must
  *          not use the database connection (it is this process's).
- * @on_message: called here, in order with the rows, for each vms_sink_message()
+ * @on_message: called here, in order with the rows (those before it are written
+ *              first, so it may use the database), for each vms_sink_message()
  *              of @decode; its failure (-1, vms_error set) stops the reader
  * @arg: passed to @decode and @on_message
  * @sig: out: the signal that ended the reader (0: it returned)
@@ -241,7 +242,8 @@ uint64_t vms_sink_lost_total(const struct vms_sink *sink);
 /* Write tasks, first/last timestamps and the event count to the database. */
 int vms_sink_finish(struct vms_sink *sink);
 /* Print "  N  event" lines of the events written, most frequent first. */
-void vms_sink_print_counts(const struct vms_sink *sink, void (*out)(const char *line));
+void vms_sink_print_counts(const struct vms_sink *sink, void (*out)(void *arg, const char *line),
+			   void *arg);
 
 /* --- input files (lib/input.c) --- */
 

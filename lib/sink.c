@@ -548,7 +548,8 @@ static int by_count(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-void vms_sink_print_counts(const struct vms_sink *s, void (*out)(const char *line))
+void vms_sink_print_counts(const struct vms_sink *s, void (*out)(void *arg, const char *line),
+			   void *arg)
 {
 	struct count_row *rows = calloc(s->counts.used + 1, sizeof(*rows));
 	size_t i, n = 0;
@@ -565,7 +566,7 @@ void vms_sink_print_counts(const struct vms_sink *s, void (*out)(const char *lin
 		qsort(rows, n, sizeof(*rows), by_count);
 	for (i = 0; i < n; i++) {
 		snprintf(line, sizeof(line), "%12llu  %s", (unsigned long long)rows[i].n, rows[i].name);
-		out(line);
+		out(arg, line);
 	}
 	free(rows);
 }
