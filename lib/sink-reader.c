@@ -381,7 +381,10 @@ static int replay_message(struct replay *rp)
 	TAKE(rp, n);
 	if (!(data = take(rp, n)))
 		return -1;
-	return rp->on_message ? rp->on_message(rp->arg, type, data, n) : 0;
+	if (!rp->on_message)
+		return 0;
+	/* the rows before it are written first: on_message() may use the connection */
+	return sink_flush(rp->s) ? -1 : rp->on_message(rp->arg, type, data, n);
 }
 
 /*
