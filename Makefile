@@ -124,6 +124,7 @@ CMD_OBJS += plots/cmd-plot.o
 CMD_OBJS += replay/cmd-replay.o
 
 UNIT_TESTS = tests/unit/u-text-line tests/unit/u-text-payload tests/unit/u-json tests/unit/u-policies
+UNIT_TESTS += tests/unit/u-import-lib
 
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 

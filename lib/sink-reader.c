@@ -8,19 +8,21 @@
  * the run.
  *
  * How it works: before the fork, two buffers of READER_BUF bytes are mapped
- * shared, and two pipes opened. In the reader the sink is in reader mode:
+ * shared, and a socket pair opened. In the reader the sink is in reader mode:
  * each call that stores something (a row from vms_sink_begin() to
  * vms_sink_end(), vms_sink_task(), vms_sink_lost(), vms_sink_import_error(),
  * vms_sink_message()) is serialized as one record into the buffer being
  * filled, and once the record is complete its end is published in
  * shared->done[k]. A buffer past BATCH_BYTES is handed over ("buffer k holds
- * n bytes" on the data pipe) and the reader goes on in the other one, waiting
- * on the ack pipe while the parent still has it. The parent replays each
+ * n bytes" on the socket) and the reader goes on in the other one, waiting
+ * for the parent's ack while the parent still has it. The parent replays each
  * record it is handed into its own sink, checking every table id, column
  * and length (the reader's memory is not trusted after a fault), and acks the
- * buffer. When the data pipe reaches its end the reader has ended, however it
+ * buffer. When the socket reaches its end the reader has ended, however it
  * ended: the records published in the buffer it was filling are replayed too.
- * No signal handler is involved; the reader dumps no core.
+ * No signal handler is involved; the reader dumps no core. A socket pair
+ * rather than pipes: writing to a reader that has ended is an error
+ * (MSG_NOSIGNAL), not a SIGPIPE for this process.
  *
  * Records: u8 op, then
  *   R_ROW    u16 table, u64 ts, i32 cpu, i32 pid, u16 n + event (n bytes
@@ -40,6 +42,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -66,7 +69,7 @@ struct sink_reader {
 	size_t len;			/* bytes written into it */
 	size_t start;			/* where the record being written starts */
 	int busy[2];			/* handed over and not acked yet */
-	int data_fd, ack_fd;
+	int fd;				/* the reader's end of the socket pair */
 	int overflow;			/* the record being written does not fit */
 };
 
@@ -120,7 +123,7 @@ static int hand_over(struct sink_reader *r)
 {
 	struct handover h = { (unsigned int)r->k, (unsigned int)r->len };
 
-	if (write(r->data_fd, &h, sizeof(h)) != sizeof(h))
+	if (send(r->fd, &h, sizeof(h), MSG_NOSIGNAL) != sizeof(h))
 		return vms_error("the importing process is gone");
 	r->busy[r->k] = 1;
 	r->k ^= 1;
@@ -128,7 +131,7 @@ static int hand_over(struct sink_reader *r)
 	while (r->busy[r->k]) {
 		unsigned int k;
 
-		ssize_t n = read(r->ack_fd, &k, sizeof(k));
+		ssize_t n = recv(r->fd, &k, sizeof(k), MSG_WAITALL);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -438,7 +441,7 @@ static ssize_t read_full(int fd, void *buf, size_t len)
 	size_t got = 0;
 
 	while (got < len) {
-		ssize_t n = read(fd, (char *)buf + got, len - got);
+		ssize_t n = recv(fd, (char *)buf + got, len - got, 0);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -457,8 +460,14 @@ static void __attribute__((noreturn)) reader_main(struct vms_sink *s, struct sin
 	struct rlimit no_core = { 0, 0 };
 	int rc;
 
-	/* a fault in the reader is expected with damaged files: leave no core file behind */
+	/*
+	 * A fault in the reader is expected with damaged files: it ends the
+	 * reader plainly (no core file, and no sanitizer's handler turning it
+	 * into an exit status); the parent reports it.
+	 */
 	setrlimit(RLIMIT_CORE, &no_core);
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGBUS, SIG_DFL);
 	s->reader = r;
 	rc = decode(s, arg);
 	if (rc) {
@@ -475,7 +484,7 @@ int vms_sink_run_reader(struct vms_sink *s, int (*decode)(struct vms_sink *s, vo
 			void *arg, int *sig)
 {
 	struct replay rp = { .s = s, .on_message = on_message, .arg = arg };
-	int data[2] = { -1, -1 }, ack[2] = { -1, -1 }, status = 0, k = 0, rc = 0;
+	int sv[2] = { -1, -1 }, status = 0, k = 0, acks = 1, rc = 0;
 	struct shared *sh;
 	struct handover h;
 	ssize_t n;
@@ -487,8 +496,8 @@ int vms_sink_run_reader(struct vms_sink *s, int (*decode)(struct vms_sink *s, vo
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED)
 		return vms_error("cannot map the reader's buffers: %s", strerror(errno));
-	if (pipe(data) || pipe(ack)) {
-		rc = vms_error("cannot make the reader's pipes: %s", strerror(errno));
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+		rc = vms_error("cannot make the reader's socket pair: %s", strerror(errno));
 		goto out;
 	}
 	pid = fork();
@@ -497,26 +506,25 @@ int vms_sink_run_reader(struct vms_sink *s, int (*decode)(struct vms_sink *s, vo
 		goto out;
 	}
 	if (pid == 0) {
-		struct sink_reader r = { .sh = sh, .data_fd = data[1], .ack_fd = ack[0] };
+		struct sink_reader r = { .sh = sh, .fd = sv[1] };
 
-		close(data[0]);
-		close(ack[1]);
+		close(sv[0]);
 		reader_main(s, &r, decode, arg);
 	}
-	close(data[1]);
-	close(ack[0]);
-	data[1] = ack[0] = -1;
+	close(sv[1]);
+	sv[1] = -1;
 	/* write what the reader hands over on a second thread, replaying here */
 	rc = vms_sink_set_async(s, 1);
-	while (!rc && (n = read_full(data[0], &h, sizeof(h))) == sizeof(h)) {
+	while (!rc && (n = read_full(sv[0], &h, sizeof(h))) == sizeof(h)) {
 		if (h.k != (unsigned int)k || h.len > READER_BUF) {
 			rc = vms_error("the reader process sent a malformed record");
 			break;
 		}
 		rc = replay(&rp, sh->buf[k], h.len);
 		sh->done[k] = 0;
-		if (!rc && write(ack[1], &k, sizeof(k)) != sizeof(k))
-			rc = vms_error("the reader process is gone");
+		/* a reader that has ended needs no ack: the end of its data says so next */
+		if (!rc && acks && send(sv[0], &k, sizeof(k), MSG_NOSIGNAL) != sizeof(k))
+			acks = 0;
 		k ^= 1;
 	}
 	if (rc)
@@ -540,12 +548,9 @@ int vms_sink_run_reader(struct vms_sink *s, int (*decode)(struct vms_sink *s, vo
 		rc = vms_error("the reader process failed (exit status %d)",
 			       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 out:
-	for (int i = 0; i < 2; i++) {
-		if (data[i] >= 0)
-			close(data[i]);
-		if (ack[i] >= 0)
-			close(ack[i]);
-	}
+	for (int i = 0; i < 2; i++)
+		if (sv[i] >= 0)
+			close(sv[i]);
 	munmap(sh, sizeof(*sh));
 	return rc;
 }
