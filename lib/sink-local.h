@@ -128,6 +128,12 @@ enum { Q_INT = 1, Q_TEXT = 2, Q_END = 0xffff };
 
 /* sink.c */
 int sink_sql_fail(struct vms_sink *s, const char *what);
+/*
+ * Async mode: end the row begun with vms_sink_begin() with @len bytes of
+ * serialized fields, up to and with Q_END, checked by the caller (in place
+ * of one vms_sink_set_*() call each). Return: 0 or -1.
+ */
+int sink_end_serialized(struct vms_sink *s, const void *fields, size_t len);
 
 /* sink-schema.c: load every table of the schema; release them. Return: 0 or -1. */
 int sink_schema_load(struct vms_sink *s);

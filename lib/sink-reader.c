@@ -283,7 +283,7 @@ static int take_str(struct replay *rp, const char **out)
 static int replay_row(struct replay *rp)
 {
 	struct vms_sink *s = rp->s;
-	const char *event, *system;
+	const char *event, *system, *fields;
 	struct vms_table *t;
 	unsigned short id;
 	uint64_t ts;
@@ -296,35 +296,30 @@ static int replay_row(struct replay *rp)
 	if (take_str(rp, &event) || !event || take_str(rp, &system) || id >= s->ntables)
 		return rp->bad = 1, -1;
 	t = s->by_id[id];
-	vms_sink_begin(s, t, system, event, ts, cpu, pid);
+	/* check the fields, then pass them on as they are: no call per field */
+	fields = rp->p;
 	for (;;) {
 		const char *at = take(rp, sizeof(unsigned short));
 		unsigned short col;
-		unsigned char type;
-		long long v;
 		unsigned int n;
-		const char *text;
 
 		if (!at)
-			break;
+			return -1;
 		memcpy(&col, at, sizeof(col));
 		if (col == Q_END)
-			return vms_sink_end(s);
+			break;
 		if (col < COMMON_COLUMNS || col >= t->ncols || !(at = take(rp, 1)))
-			break;
-		type = (unsigned char)*at;
-		if (type == Q_INT && (at = take(rp, sizeof(v)))) {
-			memcpy(&v, at, sizeof(v));
-			vms_sink_set_int(s, col, v);
-		} else if (type == Q_TEXT && (at = take(rp, sizeof(n))) &&
-			   (memcpy(&n, at, sizeof(n)), text = take(rp, n))) {
-			vms_sink_set_text(s, col, text, n);
-		} else {
-			break;
+			return rp->bad = 1, -1;
+		if (*at == Q_INT) {
+			if (!take(rp, sizeof(long long)))
+				return -1;
+		} else if (*at != Q_TEXT || !(at = take(rp, sizeof(n))) ||
+			   (memcpy(&n, at, sizeof(n)), !take(rp, n))) {
+			return rp->bad = 1, -1;
 		}
 	}
-	vms_sink_abandon(s);
-	return rp->bad = 1, -1;
+	vms_sink_begin(s, t, system, event, ts, cpu, pid);
+	return sink_end_serialized(s, fields, rp->p - fields);
 }
 
 static int replay_task(struct replay *rp)
@@ -514,6 +509,7 @@ int vms_sink_run_reader(struct vms_sink *s, int (*decode)(struct vms_sink *s, vo
 	close(sv[1]);
 	sv[1] = -1;
 	/* write what the reader hands over on a second thread, replaying here */
+	/* rows are replayed as serialized, for the writer thread */
 	rc = vms_sink_set_async(s, 1);
 	while (!rc && (n = read_full(sv[0], &h, sizeof(h))) == sizeof(h)) {
 		if (h.k != (unsigned int)k || h.len > READER_BUF) {

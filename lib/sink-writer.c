@@ -50,25 +50,28 @@ void sink_q_put(struct vms_sink *s, const void *p, size_t n)
 		s->oom = 1;
 }
 
+/* One put per field: these run for every field of every event. */
 void sink_q_int(struct vms_sink *s, int col, long long v)
 {
 	unsigned short c = (unsigned short)col;
-	unsigned char type = Q_INT;
+	char field[sizeof(c) + 1 + sizeof(v)];
 
-	sink_q_put(s, &c, sizeof(c));
-	sink_q_put(s, &type, 1);
-	sink_q_put(s, &v, sizeof(v));
+	memcpy(field, &c, sizeof(c));
+	field[sizeof(c)] = Q_INT;
+	memcpy(field + sizeof(c) + 1, &v, sizeof(v));
+	sink_q_put(s, field, sizeof(field));
 }
 
 void sink_q_text(struct vms_sink *s, int col, const char *text, size_t len)
 {
 	unsigned short c = (unsigned short)col;
-	unsigned char type = Q_TEXT;
 	unsigned int n = (unsigned int)len;
+	char head[sizeof(c) + 1 + sizeof(n)];
 
-	sink_q_put(s, &c, sizeof(c));
-	sink_q_put(s, &type, 1);
-	sink_q_put(s, &n, sizeof(n));
+	memcpy(head, &c, sizeof(c));
+	head[sizeof(c)] = Q_TEXT;
+	memcpy(head + sizeof(c) + 1, &n, sizeof(n));
+	sink_q_put(s, head, sizeof(head));
 	sink_q_put(s, text, len);
 }
 

@@ -330,6 +330,29 @@ int vms_sink_set_from_text(struct vms_sink *s, const char *key, size_t keylen,
 	return 0;
 }
 
+/* The row is in the database or queued for it: count it. */
+static void row_stored(struct vms_sink *s)
+{
+	if (s->row_count)
+		s->row_count->value = (void *)((uintptr_t)s->row_count->value + 1);
+	s->seq++;
+	s->events++;
+}
+
+int sink_end_serialized(struct vms_sink *s, const void *fields, size_t len)
+{
+	sink_q_put(s, fields, len);
+	if (s->oom) {
+		vms_sink_abandon(s);
+		return vms_error("out of memory");
+	}
+	s->row = NULL;
+	if (sink_q_row_done(s))
+		return -1;
+	row_stored(s);
+	return 0;
+}
+
 int vms_sink_end(struct vms_sink *s)
 {
 	struct vms_table *t = s->row;
@@ -355,7 +378,8 @@ int vms_sink_end(struct vms_sink *s)
 			return sink_reader_done(s);
 		if (sink_q_row_done(s))
 			return -1;
-		goto stored;
+		row_stored(s);
+		return 0;
 	}
 	s->row = NULL;
 	if (s->json_fields)
@@ -363,11 +387,7 @@ int vms_sink_end(struct vms_sink *s)
 				  SQLITE_STATIC);
 	if (sqlite3_step(t->insert) != SQLITE_DONE)
 		return sink_sql_fail(s, "cannot store an event");
-stored:
-	if (s->row_count)
-		s->row_count->value = (void *)((uintptr_t)s->row_count->value + 1);
-	s->seq++;
-	s->events++;
+	row_stored(s);
 	return 0;
 }
 
