@@ -77,6 +77,8 @@ void sink_reader_put(struct vms_sink *s, const void *p, size_t n)
 {
 	struct sink_reader *r = s->reader;
 
+	if (!n)
+		return;
 	if (r->overflow || n > READER_BUF - r->len) {
 		r->overflow = 1;
 		s->oom = 1;
@@ -508,8 +510,7 @@ int vms_sink_run_reader(struct vms_sink *s, int (*decode)(struct vms_sink *s, vo
 	}
 	close(sv[1]);
 	sv[1] = -1;
-	/* write what the reader hands over on a second thread, replaying here */
-	/* rows are replayed as serialized, for the writer thread */
+	/* the rows the reader hands over are written on the sink's writer thread */
 	rc = vms_sink_set_async(s, 1);
 	while (!rc && (n = read_full(sv[0], &h, sizeof(h))) == sizeof(h)) {
 		if (h.k != (unsigned int)k || h.len > READER_BUF) {
