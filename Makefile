@@ -99,6 +99,9 @@ LIB_OBJS += lib/error.o
 LIB_OBJS += lib/input.o
 LIB_OBJS += lib/progress.o
 LIB_OBJS += lib/sink.o
+LIB_OBJS += lib/sink-reader.o
+LIB_OBJS += lib/sink-schema.o
+LIB_OBJS += lib/sink-writer.o
 LIB_OBJS += lib/strmap.o
 LIB_OBJS += lib/upgrade.o
 LIB_OBJS += lib/util.o
@@ -123,6 +126,7 @@ LIB_OBJS += replay/sim-recording.o
 LIB_OBJS += replay/sim-run.o
 LIB_OBJS += replay/sim-store.o
 LIB_OBJS += record/decode.o
+LIB_OBJS += record/import.o
 LIB_OBJS += record/import-dat.o
 LIB_OBJS += record/import-text.o
 LIB_OBJS += record/live.o
@@ -148,6 +152,7 @@ UNIT_TESTS = tests/unit/u-text-line tests/unit/u-text-payload tests/unit/u-json 
 UNIT_TESTS += tests/unit/u-parse-options
 UNIT_TESTS += tests/unit/u-sim
 UNIT_TESTS += tests/unit/u-policies-4 tests/unit/u-discriminate
+UNIT_TESTS += tests/unit/u-import-lib
 
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 

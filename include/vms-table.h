@@ -41,10 +41,14 @@ int out_format_parse(const char *name, enum out_format *fmt);
 struct out *out_open(FILE *f, enum out_format fmt);
 /* JSON: the run description that heads the document (key/value text pairs). */
 void out_meta(struct out *o, const char *key, const char *value);
-void out_table(struct out *o, const struct table *t);
+/*
+ * Return: 0, or -1 (vms_error set) when @t lost a column, cell or note to an
+ * allocation failure: it is not written, and out_close() fails too.
+ */
+int out_table(struct out *o, const struct table *t);
 /* Print only the tables called @table (for CSV: one table per file). */
 void out_only(struct out *o, const char *table);
-/* Finish the document (JSON closing brackets). Return: 0, or -1 on a write error. */
+/* Finish the document (JSON closing brackets). Return: 0, or -1 on a write error or a table out_table() refused. */
 int out_close(struct out *o);
 
 #endif

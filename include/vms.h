@@ -138,7 +138,7 @@ struct vms_marks *vms_marks_load(struct vms_db *db, const long long *pids, size_
 int vms_marks_inside(const struct vms_marks *mk, int g, long long pid, long long ts);
 void vms_marks_free(struct vms_marks *mk);
 
-/* --- the event sink: writes decoded events into the typed tables (lib/sink.c) --- */
+/* --- the event sink: writes decoded events into the typed tables (lib/sink*.c) --- */
 
 struct vms_sink;
 struct vms_table;
@@ -198,6 +198,29 @@ int vms_sink_end(struct vms_sink *sink);
 int vms_sink_set_async(struct vms_sink *sink, int on);
 /* Drop the row begun last (decoding failed). */
 void vms_sink_abandon(struct vms_sink *sink);
+/**
+ * vms_sink_run_reader() - decode in a reader process, store in this one (lib/sink-reader.c)
+ * @sink: a synchronous sink: where what the reader stores goes
+ * @decode: runs in a child process, with a copy of @sink whose every call
+ *          (rows, tasks, lost events, import errors, vms_sink_message()) is
+ *          sent to this process; returns 0, or -1 with vms_error set. It must
+ *          not use the database connection (it is this process's).
+ * @on_message: called here, in order with the rows (those before it are written
+ *              first, so it may use the database), for each vms_sink_message()
+ *              of @decode; its failure (-1, vms_error set) stops the reader
+ * @arg: passed to @decode and @on_message
+ * @sig: out: the signal that ended the reader (0: it returned)
+ *
+ * For decoders that may fault on damaged input (libtracecmd): a fault ends
+ * only the reader, and everything it completed before is stored.
+ * Return: 0 when the reader returned 0 or was ended by a signal (*@sig), -1
+ * when it failed (its vms_error message) or storing failed (vms_error set).
+ */
+int vms_sink_run_reader(struct vms_sink *sink, int (*decode)(struct vms_sink *sink, void *arg),
+			int (*on_message)(void *arg, int type, const void *data, size_t len),
+			void *arg, int *sig);
+/* In a reader (vms_sink_run_reader()): send @data to on_message(). Return: 0 or -1. */
+int vms_sink_message(struct vms_sink *sink, int type, const void *data, size_t len);
 
 void vms_sink_task(struct vms_sink *sink, int pid, const char *comm, size_t len, uint64_t ts);
 /* @count < 0: unknown; @ts == 0: unknown; @cpu < 0: unknown. */
@@ -211,7 +234,8 @@ uint64_t vms_sink_lost_total(const struct vms_sink *sink);
 /* Write tasks, first/last timestamps and the event count to the database. */
 int vms_sink_finish(struct vms_sink *sink);
 /* Print "  N  event" lines of the events written, most frequent first. */
-void vms_sink_print_counts(const struct vms_sink *sink, void (*out)(const char *line));
+void vms_sink_print_counts(const struct vms_sink *sink, void (*out)(void *arg, const char *line),
+			   void *arg);
 
 /* --- input files (lib/input.c) --- */
 
@@ -258,7 +282,7 @@ void vms_progress_done(struct vms_progress *p);
 
 /* --- misc (lib/util.c) --- */
 
-/* "PROG ARG ARG..." for run.command_line; caller frees. */
+/* "PROG ARG ARG..." for run.command_line; caller frees. NULL when out of memory (vms_error set). */
 char *vms_join_args(const char *prog, int argc, const char **argv);
 /* Return: seconds on CLOCK_MONOTONIC. */
 double vms_now(void);

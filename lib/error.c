@@ -10,13 +10,20 @@
 
 static char last_error[4096];
 
+/*
+ * Callers may pass vms_last_error() itself as an argument ("%s (in %s)"), so
+ * the message is formatted into a temporary first: vsnprintf() must not read
+ * the buffer it writes.
+ */
 int vms_error(const char *fmt, ...)
 {
+	char msg[sizeof(last_error)];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	memcpy(last_error, msg, sizeof(last_error));
 	return -1;
 }
 

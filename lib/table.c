@@ -38,6 +38,7 @@ struct table {
 	int ncells, alloc;
 	char **notes;
 	int nnotes;
+	int oom;		/* an allocation failed: cells may be missing, out_table() refuses it */
 };
 
 struct out {
@@ -46,6 +47,7 @@ struct out {
 	int tables;
 	int metas;
 	const char *only;	/* print only the tables of this name */
+	int failed;		/* a table could not be written: out_close() fails */
 };
 
 struct table *table_new(const char *section, const char *name, const char *title)
@@ -57,6 +59,10 @@ struct table *table_new(const char *section, const char *name, const char *title
 	t->section = strdup(section);
 	t->name = strdup(name);
 	t->title = strdup(title);
+	if (!t->section || !t->name || !t->title) {
+		table_free(t);
+		return NULL;
+	}
 	return t;
 }
 
@@ -87,12 +93,17 @@ void table_column(struct table *t, const char *name, const char *unit, int decim
 {
 	struct column *c = realloc(t->cols, (t->ncols + 1) * sizeof(*c));
 
-	if (!c)
+	/* a column left out would shift every later cell: the table is marked broken instead */
+	if (!c) {
+		t->oom = 1;
 		return;
+	}
 	t->cols = c;
 	c[t->ncols].name = strdup(name);
 	c[t->ncols].unit = unit ? strdup(unit) : NULL;
 	c[t->ncols].decimals = decimals;
+	if (!c[t->ncols].name || (unit && !c[t->ncols].unit))
+		t->oom = 1;
 	t->ncols++;
 }
 
@@ -102,8 +113,10 @@ static struct cell *add_cell(struct table *t)
 		int n = t->alloc ? t->alloc * 2 : 64;
 		struct cell *c = realloc(t->cells, n * sizeof(*c));
 
-		if (!c)
+		if (!c) {
+			t->oom = 1;
 			return NULL;
+		}
 		t->cells = c;
 		t->alloc = n;
 	}
@@ -146,6 +159,8 @@ void table_text(struct table *t, const char *s)
 	if (c && s) {
 		c->kind = CELL_TEXT;
 		c->s = strdup(s);
+		if (!c->s)
+			t->oom = 1;
 	}
 }
 
@@ -159,12 +174,16 @@ void table_note(struct table *t, const char *fmt, ...)
 	char **n = realloc(t->notes, (t->nnotes + 1) * sizeof(*n));
 	va_list ap;
 
-	if (!n)
+	if (!n) {
+		t->oom = 1;
 		return;
+	}
 	t->notes = n;
 	va_start(ap, fmt);
 	if (vasprintf(&n[t->nnotes], fmt, ap) >= 0)
 		t->nnotes++;
+	else
+		t->oom = 1;
 	va_end(ap);
 }
 
@@ -277,11 +296,12 @@ static void text_widths(const struct table *t, int *w)
 		}
 }
 
-static void emit_text(struct out *o, const struct table *t)
+static int emit_text(struct out *o, const struct table *t)
 {
 	int rows = table_rows(t), i, r, *w = calloc(t->ncols ? t->ncols : 1, sizeof(int));
 	char **hdr = calloc(t->ncols ? t->ncols : 1, sizeof(char *));
 	char buf[64];
+	int rc = -1;
 
 	if (!w || !hdr)
 		goto out;
@@ -352,11 +372,13 @@ static void emit_text(struct out *o, const struct table *t)
 		fprintf(o->f, "  note: %s\n", n ? n : "");
 		free(n);
 	}
+	rc = 0;
 out:
 	for (i = 0; hdr && i < t->ncols; i++)
 		free(hdr[i]);
 	free(hdr);
 	free(w);
+	return rc;
 }
 
 static void csv_field(FILE *f, const char *s)
@@ -509,17 +531,20 @@ void out_only(struct out *o, const char *table)
 	o->only = table;
 }
 
-void out_table(struct out *o, const struct table *t)
+int out_table(struct out *o, const struct table *t)
 {
 	if (o->only && strcmp(o->only, t->name))
-		return;
-	if (o->fmt == OUT_TEXT)
-		emit_text(o, t);
-	else if (o->fmt == OUT_CSV)
+		return 0;
+	if (t->oom || (o->fmt == OUT_TEXT && emit_text(o, t))) {
+		o->failed = 1;
+		return vms_error("out of memory while building table '%s'", t->name);
+	}
+	if (o->fmt == OUT_CSV)
 		emit_csv(o, t);
-	else
+	else if (o->fmt == OUT_JSON)
 		emit_json(o, t);
 	o->tables++;
+	return 0;
 }
 
 int out_close(struct out *o)
@@ -532,7 +557,7 @@ int out_close(struct out *o)
 		else
 			fprintf(o->f, "\n]}\n");
 	}
-	rc = fflush(o->f) || ferror(o->f) ? -1 : 0;
+	rc = fflush(o->f) || ferror(o->f) || o->failed ? -1 : 0;
 	free(o);
 	return rc;
 }

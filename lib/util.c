@@ -133,10 +133,13 @@ char *vms_join_args(const char *prog, int argc, const char **argv)
 	struct vms_buf b = { 0 };
 	int i;
 
-	vms_buf_add(&b, prog, strlen(prog));
-	for (i = 0; i < argc; i++) {
-		vms_buf_add(&b, " ", 1);
-		vms_buf_add(&b, argv[i], strlen(argv[i]));
-	}
+	if (vms_buf_add(&b, prog, strlen(prog)))
+		goto oom;
+	for (i = 0; i < argc; i++)
+		if (vms_buf_add(&b, " ", 1) || vms_buf_add(&b, argv[i], strlen(argv[i])))
+			goto oom;
 	return b.buf;
+oom:
+	vms_buf_release(&b);
+	return NULL;
 }

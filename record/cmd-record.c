@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "vms.h"
+#include "vms-import.h"
 #include "cli.h"
 #include "counters.h"
 #include "live.h"
@@ -189,7 +190,7 @@ int cmd_record(int argc, const char **argv)
 		goto fail_db;
 	cmdline = vms_join_args("vmscope", argc, argv);
 	uname(&un);
-	if (vms_db_set_run_text(db, "command_line", cmdline) ||
+	if (!cmdline || vms_db_set_run_text(db, "command_line", cmdline) ||
 	    vms_db_set_run_text(db, "kernel_release", un.release) ||
 	    vms_db_set_run_text(db, "source_compression", "none")) {
 		free(cmdline);
@@ -318,15 +319,7 @@ fail_db:
 	sink = NULL;
 	vms_db_close(db);
 	db = NULL;
-	unlink(output);
-	{
-		char aux[4096];
-
-		snprintf(aux, sizeof(aux), "%s-wal", output);
-		unlink(aux);
-		snprintf(aux, sizeof(aux), "%s-shm", output);
-		unlink(aux);
-	}
+	vms_remove_db_files(output);
 	rc = 1;
 	goto out;
 fail_nodb:

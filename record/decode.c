@@ -349,21 +349,40 @@ int record_decoder_store(struct record_decoder *ctx, struct tep_handle *tep, str
 	return 0;
 }
 
-/* Rebuild the format text of each event for the event_format table. */
-int record_decoder_store_formats(struct tep_handle *tep, struct vms_db *db)
+int record_decoder_store_format(struct vms_db *db, const char *system, const char *name, int id,
+				const char *text, size_t len)
 {
-	struct tep_event **events = tep_list_events(tep, TEP_EVENT_SORT_ID);
-	struct vms_buf text = { 0 };
 	sqlite3_stmt *st;
-	int rc = 0, i;
+	int rc = 0;
 
-	if (!events)
-		return 0;
 	if (sqlite3_prepare_v2(vms_db_sql(db), "INSERT OR REPLACE INTO event_format VALUES (?, ?, ?, ?)",
 			       -1, &st, NULL))
 		return vms_error("%s: cannot store event formats: %s", vms_db_path(db),
 				 sqlite3_errmsg(vms_db_sql(db)));
-	for (i = 0; events[i]; i++) {
+	sqlite3_bind_text(st, 1, system ? system : "", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 3, id);
+	sqlite3_bind_text(st, 4, text, (int)len, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		rc = vms_error("%s: cannot store event formats: %s", vms_db_path(db),
+			       sqlite3_errmsg(vms_db_sql(db)));
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Rebuild the format text of each event for the event_format table. */
+int record_decoder_formats(struct tep_handle *tep,
+			   int (*fn)(void *arg, const char *system, const char *name, int id,
+				     const char *text, size_t len),
+			   void *arg)
+{
+	struct tep_event **events = tep_list_events(tep, TEP_EVENT_SORT_ID);
+	struct vms_buf text = { 0 };
+	int rc = 0, i;
+
+	if (!events)
+		return 0;
+	for (i = 0; events[i] && !rc; i++) {
 		struct tep_event *ev = events[i];
 		struct tep_format_field *f;
 		int pass;
@@ -378,21 +397,23 @@ int record_decoder_store_formats(struct tep_handle *tep, struct vms_db *db)
 			if (!pass)
 				vms_buf_add(&text, "\n", 1);
 		}
-		vms_buf_addf(&text, "\nprint fmt: \"%s\"\n",
-			     ev->print_fmt.format ? ev->print_fmt.format : "");
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, ev->system ? ev->system : "", -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, ev->name, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 3, ev->id);
-		sqlite3_bind_text(st, 4, text.buf, (int)text.len, SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			rc = vms_error("%s: cannot store event formats: %s", vms_db_path(db),
-				       sqlite3_errmsg(vms_db_sql(db)));
-			break;
-		}
+		if (vms_buf_addf(&text, "\nprint fmt: \"%s\"\n",
+				 ev->print_fmt.format ? ev->print_fmt.format : ""))
+			rc = -1;
+		else
+			rc = fn(arg, ev->system, ev->name, ev->id, text.buf, text.len);
 	}
-	sqlite3_finalize(st);
 	vms_buf_release(&text);
 	return rc;
 }
 
+static int store_one_format(void *db, const char *system, const char *name, int id,
+			    const char *text, size_t len)
+{
+	return record_decoder_store_format(db, system, name, id, text, len);
+}
+
+int record_decoder_store_formats(struct tep_handle *tep, struct vms_db *db)
+{
+	return record_decoder_formats(tep, store_one_format, db);
+}

@@ -8,6 +8,8 @@
 #ifndef VMS_RECORD_DECODE_H
 #define VMS_RECORD_DECODE_H
 
+#include <stddef.h>
+
 struct tep_handle;
 struct tep_record;
 struct vms_db;
@@ -28,5 +30,16 @@ int record_decoder_store(struct record_decoder *rd, struct tep_handle *tep,
 			 struct tep_record *rec);
 /* Store every event format of @tep in the event_format table. Return: 0 or -1. */
 int record_decoder_store_formats(struct tep_handle *tep, struct vms_db *db);
+/*
+ * record_decoder_formats() - the event_format text of every event of @tep
+ * @fn: called for each; a nonzero return stops the walk and is returned
+ */
+int record_decoder_formats(struct tep_handle *tep,
+			   int (*fn)(void *arg, const char *system, const char *name, int id,
+				     const char *text, size_t len),
+			   void *arg);
+/* Store one row of event_format. Return: 0 or -1. */
+int record_decoder_store_format(struct vms_db *db, const char *system, const char *name, int id,
+				const char *text, size_t len);
 
 #endif

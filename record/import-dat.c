@@ -6,9 +6,15 @@
  * read as that kernel wrote it. This file adds what is particular to .dat
  * files: run information, per-CPU statistics, every buffer instance, and
  * surviving files that are cut short.
+ *
+ * How it works: libtracecmd maps the file's CPU buffers, and a file cut
+ * short (or otherwise damaged) can make it fault while reading. So the file
+ * is read in a reader process (vms_sink_run_reader()): it opens the file,
+ * sends the run information, event formats and CPU statistics as messages,
+ * and decodes every record into its sink, which sends the rows here. This
+ * process alone writes the database. A fault ends the reader; every record
+ * it completed before is stored and the run is marked incomplete.
  */
-#include <setjmp.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,39 +38,217 @@ int tracecmd_page_size(struct tracecmd_input *handle);
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 off64_t tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
 
-struct dat_ctx {
+/* Messages from the reader (vms_sink_message()); strings are NUL-terminated. */
+enum dat_msg {
+	M_OPENED = 1,		/* libtracecmd opened the file */
+	M_RUN_INT,		/* column \0 i64: a run column */
+	M_RUN_TEXT,		/* column \0 value \0 */
+	M_FORMAT,		/* i32 id, system \0 name \0 text: an event_format row */
+	M_CPUSTATS,		/* the saved per-CPU statistics, as text */
+	M_BAD,			/* i64 offset, reason \0: a record that cannot be decoded */
+	M_DONE,			/* u64 records: every record was read */
+};
+
+/* The reader process's state. */
+struct dat_reader {
+	const char *file;
+	const struct import_options *opt;
 	struct vms_sink *sink;
 	struct record_decoder *decoder;
-	const struct import_options *opt;
 	struct vms_progress *progress;
-	unsigned long long bad;
 	int failed;			/* a sink or allocation failure: stop */
 	uint64_t records;
-	uint64_t last_ts;		/* of the last record read, for error messages */
-	int buffers;			/* top buffer plus instance buffers read */
 };
+
+/* This process's state. */
+struct dat_writer {
+	struct vms_db *db;
+	struct vms_sink *sink;
+	const struct import_options *opt;
+	unsigned long long bad;		/* records that could not be decoded */
+	int opened, done;		/* M_OPENED, M_DONE seen */
+	uint64_t records;		/* of M_DONE */
+};
+
+/* The argument of both sides of vms_sink_run_reader(). */
+struct dat_import {
+	struct dat_reader reader;
+	struct dat_writer writer;
+};
+
+static int send_run_int(struct vms_sink *sink, const char *column, long long value)
+{
+	char msg[64];
+	size_t n = strlen(column) + 1;
+
+	memcpy(msg, column, n);
+	memcpy(msg + n, &value, sizeof(value));
+	return vms_sink_message(sink, M_RUN_INT, msg, n + sizeof(value));
+}
+
+static int send_run_text(struct vms_sink *sink, const char *column, const char *value)
+{
+	struct vms_buf b = { 0 };
+	int rc;
+
+	if (vms_buf_add(&b, column, strlen(column) + 1) ||
+	    vms_buf_add(&b, value, strlen(value) + 1))
+		rc = -1;
+	else
+		rc = vms_sink_message(sink, M_RUN_TEXT, b.buf, b.len);
+	vms_buf_release(&b);
+	return rc;
+}
 
 static int store_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *p)
 {
-	struct dat_ctx *ctx = p;
+	struct dat_reader *r = p;
 	int rc;
 
-	ctx->records++;
-	ctx->last_ts = rec->ts;
-	if ((ctx->records & 0x3ffff) == 0)
-		vms_progress_update(ctx->progress, rec->offset, 0, ctx->records);
-	rc = record_decoder_store(ctx->decoder, tracecmd_get_tep(handle), rec);
+	r->records++;
+	if ((r->records & 0x3ffff) == 0)
+		vms_progress_update(r->progress, rec->offset, 0, r->records);
+	rc = record_decoder_store(r->decoder, tracecmd_get_tep(handle), rec);
 	if (rc == 1) {
-		ctx->bad++;
-		import_report_bad(ctx->opt, ctx->bad, -1, vms_last_error());
-		rc = vms_sink_import_error(ctx->sink, -1, (long long)rec->offset, vms_last_error(),
-					   NULL, 0);
+		/* undecodable: the writer stores it in import_error and reports it */
+		struct vms_buf b = { 0 };
+		long long offset = (long long)rec->offset;
+
+		rc = vms_buf_add(&b, (const char *)&offset, sizeof(offset)) ||
+		     vms_buf_add(&b, vms_last_error(), strlen(vms_last_error()) + 1) ? -1 :
+		     vms_sink_message(r->sink, M_BAD, b.buf, b.len);
+		vms_buf_release(&b);
 	}
 	if (rc) {
-		ctx->failed = 1;
+		r->failed = 1;
 		return -1;
 	}
 	return 0;
+}
+
+static int store_run_info(struct tracecmd_input *handle, struct vms_sink *sink)
+{
+	const char *uname = tracecmd_get_uname(handle);
+	const char *clock = tracecmd_get_trace_clock(handle);
+	int rc = 0;
+
+	rc |= send_run_int(sink, "ts_resolution_ns", 1);
+	rc |= send_run_int(sink, "cpus", tracecmd_cpus(handle));
+	rc |= send_run_int(sink, "page_size", tracecmd_page_size(handle));
+	if (uname) {
+		/* "Linux host 6.18.44-fc-v782 #1 SMP ..." -> third word is the release */
+		char release[128] = "";
+
+		rc |= send_run_text(sink, "uname", uname);
+		if (sscanf(uname, "%*s %*s %127s", release) == 1)
+			rc |= send_run_text(sink, "kernel_release", release);
+	}
+	if (clock) {
+		/* "[local] global counter ...": the selected clock is in brackets */
+		const char *open = strchr(clock, '['), *close = open ? strchr(open, ']') : NULL;
+		char name[32];
+
+		if (open && close && close - open - 1 < (long)sizeof(name)) {
+			memcpy(name, open + 1, close - open - 1);
+			name[close - open - 1] = '\0';
+			rc |= send_run_text(sink, "trace_clock", name);
+		} else {
+			rc |= send_run_text(sink, "trace_clock", clock);
+		}
+	}
+	return rc ? -1 : 0;
+}
+
+static int send_format(void *sink, const char *system, const char *name, int id,
+		       const char *text, size_t len)
+{
+	struct vms_buf b = { 0 };
+	int rc;
+
+	if (!system)
+		system = "";
+	if (vms_buf_add(&b, (const char *)&id, sizeof(id)) ||
+	    vms_buf_add(&b, system, strlen(system) + 1) || vms_buf_add(&b, name, strlen(name) + 1) ||
+	    vms_buf_add(&b, text, len))
+		rc = -1;
+	else
+		rc = vms_sink_message(sink, M_FORMAT, b.buf, b.len);
+	vms_buf_release(&b);
+	return rc;
+}
+
+/*
+ * Read the top buffer and every instance buffer (trace-cmd record -B), merged
+ * in timestamp order by libtracecmd.
+ */
+static void iterate_all_buffers(struct tracecmd_input *handle, struct dat_reader *r)
+{
+	int n = tracecmd_buffer_instances(handle), i, used = 1;
+	struct tracecmd_input **handles = calloc(n + 1, sizeof(*handles));
+
+	if (!handles) {
+		tracecmd_iterate_events(handle, NULL, 0, store_record, r);
+		return;
+	}
+	handles[0] = handle;
+	for (i = 0; i < n; i++) {
+		struct tracecmd_input *h = tracecmd_buffer_instance_handle(handle, i);
+
+		if (h)
+			handles[used++] = h;
+		else
+			vms_warning("'%s': cannot read buffer '%s'", r->opt->display_path,
+				    tracecmd_buffer_instance_name(handle, i));
+	}
+	tracecmd_iterate_events_multi(handles, used, store_record, r);
+	for (i = 1; i < used; i++)
+		tracecmd_close(handles[i]);
+	free(handles);
+}
+
+/* The reader process: everything libtracecmd does happens here. */
+static int read_dat(struct vms_sink *sink, void *arg)
+{
+	struct dat_reader *r = &((struct dat_import *)arg)->reader;
+	struct tracecmd_input *handle;
+	const char *stats;
+	char what[4200];
+	struct stat st;
+	long long want = 0;
+	int i, rc = -1;
+
+	r->sink = sink;
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	handle = tracecmd_open(r->file, TRACECMD_FL_LOAD_NO_PLUGINS |
+				      TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (!handle)
+		return vms_error("'%s': libtracecmd cannot open this .dat file: it is truncated "
+				 "or corrupt (its headers or sections do not read back)",
+				 r->opt->display_path);
+	stats = tracecmd_get_cpustats(handle);
+	r->decoder = record_decoder_new(sink);
+	if (vms_sink_message(sink, M_OPENED, NULL, 0) || !r->decoder ||
+	    store_run_info(handle, sink) ||
+	    record_decoder_formats(tracecmd_get_tep(handle), send_format, sink) ||
+	    (stats && vms_sink_message(sink, M_CPUSTATS, stats, strlen(stats) + 1)))
+		goto out;
+	for (i = 0; i < tracecmd_cpus(handle); i++)
+		want += tracecmd_get_cpu_file_size(handle, i);
+	/* version 7 files compress the CPU data: their sizes say nothing then */
+	if (tracecmd_get_in_file_version(handle) < 7 && !stat(r->file, &st) && want > st.st_size)
+		vms_warning("'%s' is %lld bytes but its CPU buffers alone need %lld: "
+			    "the file is truncated", r->opt->display_path,
+			    (long long)st.st_size, want);
+	snprintf(what, sizeof(what), "importing %s", r->opt->display_path);
+	r->progress = r->opt->user->quiet ? NULL : vms_progress_new(what);
+	iterate_all_buffers(handle, r);
+	vms_progress_done(r->progress);
+	if (!r->failed)
+		rc = vms_sink_message(sink, M_DONE, &r->records, sizeof(r->records));
+out:
+	record_decoder_free(r->decoder);
+	tracecmd_close(handle);
+	return rc;
 }
 
 /*
@@ -72,14 +256,13 @@ static int store_record(struct tracecmd_input *handle, struct tep_record *rec, i
  * "CPU: 0\nentries: 0\noverrun: 0\ncommit overrun: 0\n...dropped events: 0\n".
  * Overruns and dropped events are events the kernel lost.
  */
-static int store_cpustats(struct dat_ctx *ctx, struct vms_db *db, const char *stats)
+static int store_cpustats(struct dat_writer *w, const char *stats)
 {
+	struct vms_db *db = w->db;
 	sqlite3_stmt *st;
 	const char *line = stats;
 	int cpu = -1, rc = 0;
 
-	if (!stats)
-		return 0;
 	if (sqlite3_prepare_v2(vms_db_sql(db), "INSERT OR REPLACE INTO cpu_stats VALUES (?, ?, ?)",
 			       -1, &st, NULL))
 		return vms_error("%s: cannot store cpu stats", vms_db_path(db));
@@ -107,7 +290,7 @@ static int store_cpustats(struct dat_ctx *ctx, struct vms_db *db, const char *st
 				}
 				if ((!strcmp(name, "overrun") || !strcmp(name, "dropped events")) &&
 				    value > 0 &&
-				    vms_sink_lost(ctx->sink, cpu, 0, (long long)value, "cpustats")) {
+				    vms_sink_lost(w->sink, cpu, 0, (long long)value, "cpustats")) {
 					rc = -1;
 					break;
 				}
@@ -119,171 +302,104 @@ static int store_cpustats(struct dat_ctx *ctx, struct vms_db *db, const char *st
 	return rc;
 }
 
-static int store_run_info(struct tracecmd_input *handle, struct vms_db *db)
+/* @n NUL-terminated strings at the start of @data (@len bytes): their starts in @out, then the rest. */
+static int split_strings(const char *data, size_t len, int n, const char **out, const char **rest)
 {
-	const char *uname = tracecmd_get_uname(handle);
-	const char *clock = tracecmd_get_trace_clock(handle);
-	int rc = 0;
+	const char *p = data, *end = data + len;
 
-	rc |= vms_db_set_run_int(db, "ts_resolution_ns", 1);
-	rc |= vms_db_set_run_int(db, "cpus", tracecmd_cpus(handle));
-	rc |= vms_db_set_run_int(db, "page_size", tracecmd_page_size(handle));
-	if (uname) {
-		/* "Linux host 6.18.44-fc-v782 #1 SMP ..." -> third word is the release */
-		char release[128] = "";
+	for (int i = 0; i < n; i++) {
+		const char *nul = memchr(p, 0, end - p);
 
-		rc |= vms_db_set_run_text(db, "uname", uname);
-		if (sscanf(uname, "%*s %*s %127s", release) == 1)
-			rc |= vms_db_set_run_text(db, "kernel_release", release);
+		if (!nul)
+			return -1;
+		out[i] = p;
+		p = nul + 1;
 	}
-	if (clock) {
-		/* "[local] global counter ...": the selected clock is in brackets */
-		const char *open = strchr(clock, '['), *close = open ? strchr(open, ']') : NULL;
-		char name[32];
-
-		if (open && close && close - open - 1 < (long)sizeof(name)) {
-			memcpy(name, open + 1, close - open - 1);
-			name[close - open - 1] = '\0';
-			rc |= vms_db_set_run_text(db, "trace_clock", name);
-		} else {
-			rc |= vms_db_set_run_text(db, "trace_clock", clock);
-		}
-	}
-	return rc ? -1 : 0;
+	*rest = p;
+	return 0;
 }
 
-/*
- * libtracecmd maps the CPU buffers of the file; a file cut short makes it
- * fault while reading. The fault is turned into an error that keeps every
- * event read until then.
- */
-static sigjmp_buf fault_jump;
-
-static void on_fault(int sig)
+/* This process: a message of the reader. Return: 0 or -1. */
+static int on_message(void *arg, int type, const void *data, size_t len)
 {
-	siglongjmp(fault_jump, sig);
-}
+	struct dat_writer *w = &((struct dat_import *)arg)->writer;
+	const char *s[2], *rest;
+	long long v;
+	int id;
 
-/*
- * Read the top buffer and every instance buffer (trace-cmd record -B), merged
- * in timestamp order by libtracecmd.
- */
-static void iterate_all_buffers(struct tracecmd_input *handle, struct dat_ctx *ctx)
-{
-	int n = tracecmd_buffer_instances(handle), i, used = 1;
-	struct tracecmd_input **handles = calloc(n + 1, sizeof(*handles));
-
-	if (!handles) {
-		tracecmd_iterate_events(handle, NULL, 0, store_record, ctx);
-		return;
+	switch (type) {
+	case M_OPENED:
+		w->opened = 1;
+		return 0;
+	case M_RUN_INT:
+		if (split_strings(data, len, 1, s, &rest) || (size_t)((const char *)data + len - rest) != sizeof(v))
+			break;
+		memcpy(&v, rest, sizeof(v));
+		return vms_db_set_run_int(w->db, s[0], v);
+	case M_RUN_TEXT:
+		if (split_strings(data, len, 2, s, &rest))
+			break;
+		return vms_db_set_run_text(w->db, s[0], s[1]);
+	case M_FORMAT:
+		if (len < sizeof(id) || split_strings((const char *)data + sizeof(id),
+						      len - sizeof(id), 2, s, &rest))
+			break;
+		memcpy(&id, data, sizeof(id));
+		return record_decoder_store_format(w->db, s[0], s[1], id, rest,
+						   (const char *)data + len - rest);
+	case M_CPUSTATS:
+		if (!len || ((const char *)data)[len - 1])
+			break;
+		return store_cpustats(w, data);
+	case M_BAD:
+		if (len < sizeof(v) || split_strings((const char *)data + sizeof(v), len - sizeof(v),
+						      1, s, &rest))
+			break;
+		memcpy(&v, data, sizeof(v));
+		w->bad++;
+		import_report_bad(w->opt, w->bad, 0, s[0]);
+		return vms_sink_import_error(w->sink, -1, v, s[0], NULL, 0);
+	case M_DONE:
+		if (len != sizeof(w->records))
+			break;
+		memcpy(&w->records, data, sizeof(w->records));
+		w->done = 1;
+		return 0;
 	}
-	handles[0] = handle;
-	for (i = 0; i < n; i++) {
-		struct tracecmd_input *h = tracecmd_buffer_instance_handle(handle, i);
-
-		if (h)
-			handles[used++] = h;
-		else
-			vms_warning("'%s': cannot read buffer '%s'", ctx->opt->display_path,
-				    tracecmd_buffer_instance_name(handle, i));
-	}
-	ctx->buffers = used;
-	tracecmd_iterate_events_multi(handles, used, store_record, ctx);
-	for (i = 1; i < used; i++)
-		tracecmd_close(handles[i]);
-	free(handles);
-}
-
-/*
- * Run tracecmd_open() (when *handle is NULL) or the iteration over all
- * records with faults caught. Return: 0, or the signal that stopped it.
- */
-static int guarded(const char *file, struct tracecmd_input **handle, struct dat_ctx *ctx)
-{
-	struct sigaction sa = { .sa_handler = on_fault }, old_segv, old_bus;
-	volatile int sig;
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGSEGV, &sa, &old_segv);
-	sigaction(SIGBUS, &sa, &old_bus);
-	sig = sigsetjmp(fault_jump, 1);
-	if (!sig && !*handle)
-		*handle = tracecmd_open(file, TRACECMD_FL_LOAD_NO_PLUGINS |
-					      TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	else if (!sig)
-		iterate_all_buffers(*handle, ctx);
-	sigaction(SIGSEGV, &old_segv, NULL);
-	sigaction(SIGBUS, &old_bus, NULL);
-	return sig;
+	return vms_error("the .dat reader process sent a malformed message (type %d)", type);
 }
 
 int import_dat(const char *file, struct vms_db *db, struct vms_sink *sink,
 	       const struct import_options *opt, char **detail)
 {
-	struct dat_ctx ctx = { .sink = sink, .opt = opt };
-	struct tracecmd_input *handle = NULL;
-	char what[4200];
-	int rc = -1, fault, i;
+	struct dat_import imp = {
+		.reader = { .file = file, .opt = opt },
+		.writer = { .db = db, .sink = sink, .opt = opt },
+	};
+	struct dat_writer *w = &imp.writer;
+	char buf[4400];
+	int sig;
 
 	*detail = NULL;
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	if (guarded(file, &handle, &ctx) || !handle)
+	if (vms_sink_run_reader(sink, read_dat, on_message, &imp, &sig))
+		return -1;
+	if (sig && !w->opened)
 		return vms_error("'%s': libtracecmd cannot open this .dat file: it is truncated "
-				 "or corrupt (its headers or sections do not read back)",
-				 opt->display_path);
-	ctx.decoder = record_decoder_new(sink);
-	if (!ctx.decoder || store_run_info(handle, db) ||
-	    record_decoder_store_formats(tracecmd_get_tep(handle), db) ||
-	    store_cpustats(&ctx, db, tracecmd_get_cpustats(handle)))
-		goto out;
-	snprintf(what, sizeof(what), "importing %s", opt->display_path);
-	ctx.progress = opt->quiet ? NULL : vms_progress_new(what);
-	{
-		struct stat st;
-		long long want = 0;
-
-		for (i = 0; i < tracecmd_cpus(handle); i++)
-			want += tracecmd_get_cpu_file_size(handle, i);
-		/* version 7 files compress the CPU data: their sizes say nothing then */
-		if (tracecmd_get_in_file_version(handle) < 7 && !stat(file, &st) && want > st.st_size)
-			vms_warning("'%s' is %lld bytes but its CPU buffers alone need %lld: "
-				    "the file is truncated", opt->display_path,
-				    (long long)st.st_size, want);
-	}
-	/* decode here, write to SQLite on a second thread */
-	if (vms_sink_set_async(sink, 1))
-		goto out;
-	fault = guarded(file, &handle, &ctx);
-	if (vms_sink_set_async(sink, 0) && !fault)
-		ctx.failed = 1;
-	vms_progress_done(ctx.progress);
-	if (fault) {
-		char buf[512];
-
-		snprintf(buf, sizeof(buf), "%s: reading stopped by %s after %llu records "
-			 "(last at %.6f s): the file is truncated or corrupt",
-			 opt->display_path, strsignal(fault), (unsigned long long)ctx.records,
-			 ctx.last_ts / 1e9);
-		*detail = strdup(buf);
-		/* libtracecmd's state is unknown after a fault: do not touch the handle again */
-		handle = NULL;
-		rc = 1;
-		goto out;
-	}
-	if (ctx.failed)
-		goto out;
-	rc = 0;
-	if (ctx.bad) {
-		char buf[256];
-
+				 "or corrupt (reading its headers stopped by %s)",
+				 opt->display_path, strsignal(sig));
+	if (sig) {
+		snprintf(buf, sizeof(buf), "%s: reading stopped by %s after %llu records: the file "
+			 "is truncated or corrupt (the events read until then are kept)",
+			 opt->display_path, strsignal(sig),
+			 (unsigned long long)(vms_sink_events(sink) + w->bad));
+	} else if (!w->done) {
+		return vms_error("'%s': the .dat reader process ended early", opt->display_path);
+	} else if (w->bad) {
 		snprintf(buf, sizeof(buf), "%s: %llu records could not be decoded (all are in table "
-			 "import_error)", opt->display_path, ctx.bad);
-		*detail = strdup(buf);
-		rc = 1;
+			 "import_error)", opt->display_path, w->bad);
+	} else {
+		return 0;
 	}
-out:
-	record_decoder_free(ctx.decoder);
-	if (handle)
-		tracecmd_close(handle);
-	return rc;
+	*detail = strdup(buf);
+	return *detail ? 1 : vms_error("out of memory");
 }

@@ -61,7 +61,7 @@ int import_text(struct vms_input *in, struct vms_db *db, struct vms_sink *sink,
 		return vms_error("'%s' is binary data but not a trace-cmd .dat file (bad magic)",
 				 opt->display_path);
 	snprintf(what, sizeof(what), "importing %s", opt->display_path);
-	progress = opt->quiet ? NULL : vms_progress_new(what);
+	progress = opt->user->quiet ? NULL : vms_progress_new(what);
 
 	while ((line = vms_input_getline(in, &len, &nl))) {
 		struct text_ctx ctx = { sink, 0 };

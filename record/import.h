@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * import.h - the importers behind `vmscope import`: one per source format.
- * Each fills the run row it knows about and writes events through the sink.
+ * import.h - the importers behind vms_import() (record/import.c): one per
+ * source format. Each fills the run row it knows about and writes events
+ * through the sink.
  *
  * Return convention of the importers:
  *   0   everything in the source was stored;
@@ -12,14 +13,15 @@
 #ifndef VMS_RECORD_IMPORT_H
 #define VMS_RECORD_IMPORT_H
 
+#include "vms-import.h"
+
 struct vms_db;
 struct vms_input;
 struct vms_sink;
 
 struct import_options {
 	const char *display_path;	/* the file as the user named it, for messages */
-	int max_reported_errors;	/* bad lines printed on stderr (all are stored) */
-	int quiet;			/* no progress on stderr */
+	const struct vms_import_options *user;	/* quiet, report_bad */
 };
 
 int import_text(struct vms_input *in, struct vms_db *db, struct vms_sink *sink,
@@ -28,8 +30,12 @@ int import_text(struct vms_input *in, struct vms_db *db, struct vms_sink *sink,
 int import_dat(const char *file, struct vms_db *db, struct vms_sink *sink,
 	       const struct import_options *opt, char **detail);
 
-/* Shared by both: log a bad line or record on stderr, up to the option's limit. */
-void import_report_bad(const struct import_options *opt, unsigned long long n_bad,
-		       long long line, const char *reason);
+/* Shared by both: pass a bad line or record (the @n_bad-th) to the caller's report_bad. */
+static inline void import_report_bad(const struct import_options *opt, unsigned long long n_bad,
+				     long long line, const char *reason)
+{
+	if (opt->user->report_bad)
+		opt->user->report_bad(opt->user->arg, n_bad, line > 0 ? line : 0, reason);
+}
 
 #endif

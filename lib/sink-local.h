@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sink-local.h - what the files of the event sink share. Not part of the
+ * public interface: see "the event sink" in vms.h.
+ *
+ *  - sink-schema.c reads the schema's description of itself (event_table,
+ *    field_alias, vocab, column_vocab, the columns of each typed table) into
+ *    struct vms_table, with one INSERT per table;
+ *  - sink.c builds rows (vms_sink_begin() ... vms_sink_end()), converts the
+ *    text form of a field to its column, and keeps the run's counters;
+ *  - sink-writer.c serializes rows into batches and writes them on a second
+ *    thread (vms_sink_set_async()), ROWS_PER_INSERT rows per INSERT;
+ *  - sink-reader.c runs a decoder in a reader process whose sink calls are
+ *    replayed into this one (vms_sink_run_reader()).
+ *
+ * A serialized row (a batch of the writer, the stream of a reader) is
+ * u16 table id, then (u16 column, u8 Q_INT, i64) or (u16 column, u8 Q_TEXT,
+ * u32 length, bytes) per field, then u16 Q_END; all in host byte order.
+ */
+#ifndef VMS_SINK_LOCAL_H
+#define VMS_SINK_LOCAL_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "vms.h"
+#include "vms-strmap.h"
+
+#define COMMON_COLUMNS 4	/* seq, ts, cpu, pid */
+
+struct vocab_entry {
+	char *name;
+	long long value;
+};
+
+struct vocab {
+	struct vocab_entry *entries;
+	int n;
+};
+
+struct column {
+	char *name;
+	int is_text;			/* declared TEXT */
+	const struct vocab *vocab;	/* names the text form may use, or NULL */
+	int is_flags;			/* vocab names are '|'-joined bits */
+};
+
+struct alias {
+	char *alias;
+	int col;
+};
+
+#define ROWS_PER_INSERT 16
+
+struct vms_table {
+	char *name;
+	int id;				/* index in vms_sink.by_id, written in serialized rows */
+	struct column *cols;
+	int ncols;
+	struct alias *aliases;
+	int naliases;
+	int event_col;			/* column naming the event, -1 if none */
+	int system_col;			/* generic table only */
+	int json_col;			/* 'extra' or, in the generic table, 'fields' */
+	int payload_col;		/* generic table only */
+	int generic;
+	sqlite3_stmt *insert;
+	/* the writer's multi-row INSERT: the per-statement cost is paid once per ROWS_PER_INSERT */
+	sqlite3_stmt *insert_n;
+	const char *pending[ROWS_PER_INSERT];	/* serialized rows not written yet */
+	int npending;
+};
+
+struct task {
+	uint64_t first_ts;
+	uint64_t last_ts;
+	uint64_t events;
+};
+
+struct sink_reader;
+
+struct vms_sink {
+	struct vms_db *db;
+	struct strmap tables;		/* table name -> struct vms_table * */
+	struct vms_table **by_id;	/* every table, by vms_table.id */
+	int ntables;
+	struct strmap event_tables;	/* event name -> struct vms_table * */
+	struct strmap vocabs;		/* domain -> struct vocab * */
+	struct strmap counts;		/* event name -> (uintptr_t) count */
+	struct strmap tasks;		/* "pid comm" -> struct task * */
+	struct vms_table *generic;
+	struct vms_table *row;		/* table of the row being built, NULL if none */
+	struct strmap_entry *row_count;	/* its entry in counts */
+	struct strmap_entry *last_count;	/* cache: counts entry of the last event type */
+	struct vms_buf json;		/* extra fields of the row being built */
+	int json_fields;
+	int oom;			/* an allocation for the row being built failed */
+	uint64_t seq;
+	uint64_t first_ts, last_ts;
+	uint64_t events, errors, lost;
+	uint64_t lost_by_source[3];	/* ring-buffer, cpustats, other */
+	struct strmap_entry *last_task;	/* fast path: same task as the previous event */
+	int last_task_pid;
+	size_t last_task_prefix;	/* length of "PID " in last_task's key */
+	sqlite3_stmt *lost_insert;
+	sqlite3_stmt *error_insert;
+	/* asynchronous mode (sink-writer.c) */
+	int async;
+	struct vms_buf *cur;		/* batch being filled */
+	size_t row_start;		/* where the row being built starts in cur */
+	struct vms_buf *queue[4];	/* full batches, FIFO */
+	int qhead, qlen;
+	struct vms_buf *spare[6];
+	int nspare;
+	pthread_t writer;
+	pthread_mutex_t mu;		/* guards queue, spare and the writer_* fields */
+	pthread_cond_t cv;
+	int writer_busy, writer_stop, writer_failed;
+	char writer_err[512];		/* why the writer failed; written and read under mu */
+	/* reader-process mode (sink-reader.c): calls are serialized for the parent */
+	struct sink_reader *reader;
+};
+
+enum { Q_INT = 1, Q_TEXT = 2, Q_END = 0xffff };
+#define BATCH_BYTES (1 << 20)
+
+/* sink.c */
+int sink_sql_fail(struct vms_sink *s, const char *what);
+/*
+ * Async mode: end the row begun with vms_sink_begin() with @len bytes of
+ * serialized fields, up to and with Q_END, checked by the caller (in place
+ * of one vms_sink_set_*() call each). Return: 0 or -1.
+ */
+int sink_end_serialized(struct vms_sink *s, const void *fields, size_t len);
+
+/* sink-schema.c: load every table of the schema; release them. Return: 0 or -1. */
+int sink_schema_load(struct vms_sink *s);
+void sink_schema_release(struct vms_sink *s);
+/* Column of @t storing field @name (not NUL-terminated), or -1. */
+int sink_column(const struct vms_table *t, const char *name, size_t len);
+
+/* sink-writer.c */
+int sink_writer_init(struct vms_sink *s);
+void sink_writer_release(struct vms_sink *s);
+/* Append to the row being serialized (async or reader mode); a failure sets s->oom. */
+void sink_q_put(struct vms_sink *s, const void *p, size_t n);
+void sink_q_int(struct vms_sink *s, int col, long long v);
+void sink_q_text(struct vms_sink *s, int col, const char *text, size_t len);
+/* The row is complete (async mode): hand the batch over when it is full. Return: 0 or -1. */
+int sink_q_row_done(struct vms_sink *s);
+/* Wait until every queued row is written: the connection is then free. Return: 0 or -1. */
+int sink_flush(struct vms_sink *s);
+
+/* sink-reader.c: the calls of a sink in reader mode (s->reader set), serialized for the parent */
+void sink_reader_put(struct vms_sink *s, const void *p, size_t n);
+void sink_reader_begin(struct vms_sink *s, struct vms_table *t, const char *system,
+		       const char *event, uint64_t ts, int cpu, int pid);
+/* The row's Q_END is written: publish it. Return: 0 or -1. */
+int sink_reader_done(struct vms_sink *s);
+void sink_reader_abandon(struct vms_sink *s);
+void sink_reader_task(struct vms_sink *s, int pid, const char *comm, size_t len, uint64_t ts);
+int sink_reader_lost(struct vms_sink *s, int cpu, uint64_t ts, long long count, const char *source);
+int sink_reader_error(struct vms_sink *s, long long line, long long offset, const char *reason,
+		      const char *text, size_t len);
+
+#endif
