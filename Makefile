@@ -119,6 +119,7 @@ CMD_OBJS += plots/cmd-plot.o
 CMD_OBJS += replay/cmd-replay.o
 
 UNIT_TESTS = tests/unit/u-text-line tests/unit/u-text-payload tests/unit/u-json tests/unit/u-policies
+UNIT_TESTS += tests/unit/u-evaluate
 
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 

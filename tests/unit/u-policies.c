@@ -136,6 +136,25 @@ int main(void)
 	in.inactive_anon = val(10);
 	in.active_anon = val(50);
 	is_int(kl_deactivate_anon(&in), 1, "inactive anon low: age active anon");
+	/* 5.9+: anon refaults since the last cycle age active anon on a list that is not low */
+	in = base();
+	in.inactive_anon = val(100);
+	in.active_anon = val(50);
+	is_int(kl_deactivate_anon(&in), 0, "anon list not low, no anon refaults: keep active anon");
+	in.refault_anon = val(1);
+	is_int(kl_deactivate_anon(&in), 1, "one anon refault: age the active anon list");
+	in.refault_anon = val(0);
+	in.refault_file = val(5);
+	is_int(kl_deactivate_anon(&in), 0, "file refaults do not age the anon list");
+	/* and in the scan balance: anon refaults end file_is_tiny's anon-only choice */
+	in = base();
+	in.priority = 2;
+	in.inactive_file = val(10);
+	in.active_file = val(10);
+	in.free_pages = val(100);
+	in.refault_anon = val(3);
+	balance(&policy_v6_18, &in, &d);
+	ok(d.balance != VMS_SCAN_ANON, "file tiny but anon refaulting: not anon only");
 
 	/* boosted kswapd and slab: 5.0-5.2 skip, 5.3+ shrink */
 	in = base();
