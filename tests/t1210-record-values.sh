@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# t1210-record-values.sh - `vmscope record` stores what the kernel exposed,
+# value by value: each event on the CPU that traced it (workloads pinned with
+# taskset), and the free pages of every zone from /proc/zoneinfo, checked
+# against /proc/vmstat's nr_free_pages read in the same tick. Needs root,
+# tracefs and a cgroup v1 memory controller; short (a few seconds).
+. "$(dirname "$0")/test-lib.sh"
+
+CG=/sys/fs/cgroup/memory/vmscope-t1210-$$
+# Drop the file's page cache: pages cached by the test shell are charged to
+# its own cgroup, and reading them from the memcg would need no reclaim.
+drop_cache() {
+	sync big && dd if=big iflag=nocache count=0 status=none
+}
+
+test_expect_success ROOT,TRACEFS,MEMCG 'set up a memcg and a file larger than its limit' '
+	mkdir -p "$CG"
+	test_cleanup "rmdir $CG"
+	echo $((32 * 1024 * 1024)) > "$CG/memory.limit_in_bytes"
+	dd if=/dev/urandom of=big bs=1M count=48 status=none
+'
+
+test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'events are stored on the CPU that traced them (workloads pinned with taskset)' '
+	drop_cache
+	vmscope record -q -o cpu.db -m $CG -- sh -c "echo \$\$ > $CG/cgroup.procs;
+		taskset -c 1 cat big > /dev/null; taskset -c 0 cat big > /dev/null"
+	# memcg limit reclaim runs in the charging task: the first cat reclaims
+	# on CPU 1 only, the second on CPU 0 only
+	sql cpu.db "SELECT MIN(e.cpu), MAX(e.cpu), COUNT(*) > 0 FROM mm_vmscan_memcg_reclaim_begin e
+		JOIN task t ON t.pid = e.pid WHERE t.comm = \"cat\" GROUP BY e.pid ORDER BY MIN(e.ts)" > got
+	printf "1|1|1\n0|0|1\n" > want
+	test_cmp want got
+	assert_eq "$(sql cpu.db "SELECT COUNT(DISTINCT cpu) FROM mm_vmscan_lru_shrink_inactive
+		WHERE pid IN (SELECT pid FROM task WHERE comm = \"cat\")")" 2 "CPUs of the cat scans"
+'
+
+test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'zoneinfo: every zone s free pages stored, as /proc/vmstat counts them' '
+	test -f cpu.db
+	# the zones of each /proc/zoneinfo read, as the file lists them now
+	zones=$(grep -c "^Node .*, zone" /proc/zoneinfo)
+	assert_eq "$(sql cpu.db "SELECT COUNT(DISTINCT scope) FROM counter WHERE source = \"zoneinfo\"
+		AND name = \"free\"")" "$zones" "zones with free pages"
+	# no zone has more free pages than it manages
+	assert_eq "$(sql cpu.db "SELECT COUNT(*) FROM counter f JOIN counter m ON m.ts = f.ts
+		AND m.scope = f.scope AND m.source = f.source WHERE f.source = \"zoneinfo\"
+		AND f.name = \"free\" AND m.name = \"managed\" AND (f.value < 0 OR f.value > m.value)")" 0
+	# each read: the zones free pages add up to nr_free_pages of the
+	# /proc/vmstat read just before it (same tick, microseconds apart)
+	sql cpu.db "SELECT COUNT(*), SUM(ABS(z.zfree - v.value) <= MAX(1024, v.value / 100)) FROM
+		(SELECT ts, value FROM counter WHERE source = \"vmstat\" AND name = \"nr_free_pages\") v
+		JOIN (SELECT ts AS zts, SUM(value) AS zfree FROM counter WHERE source = \"zoneinfo\"
+		      AND name = \"free\" AND scope LIKE \"node%/%\" GROUP BY ts) z
+		ON z.zts BETWEEN v.ts AND v.ts + 50000000" > pairs
+	n=$(cut -d"|" -f1 pairs)
+	test "$n" -ge 2
+	assert_eq "$(cut -d"|" -f2 pairs)" "$n" "zoneinfo reads agreeing with vmstat nr_free_pages"
+'
+
+test_done
