@@ -17,7 +17,7 @@ AR ?= ar
 PKG_CONFIG ?= pkg-config
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -MMD -MP
-CPPFLAGS += -D_GNU_SOURCE -Iinclude -Ilib -Irecord -Ianalyze -Iplots -Ireplay
+CPPFLAGS += -D_GNU_SOURCE -Iinclude
 ifdef DEVELOPER
 CFLAGS += -Werror
 endif
@@ -71,7 +71,6 @@ LIB_OBJS += analyze/report-summary.o
 LIB_OBJS += analyze/report-throttle.o
 LIB_OBJS += analyze/report-util.o
 LIB_OBJS += analyze/report-vmstat.o
-LIB_OBJS += analyze/table.o
 LIB_OBJS += analyze/vmstat-metrics.o
 LIB_OBJS += lib/db.o
 LIB_OBJS += lib/derive.o
@@ -86,6 +85,8 @@ LIB_OBJS += lib/progress.o
 LIB_OBJS += lib/sink.o
 LIB_OBJS += lib/strmap.o
 LIB_OBJS += lib/util.o
+LIB_OBJS += lib/table.o
+LIB_OBJS += lib/window.o
 LIB_OBJS += record/counters.o
 LIB_OBJS += replay/decisions.o
 LIB_OBJS += replay/evaluate.o

@@ -44,7 +44,7 @@ static const char *const run_letter[2] = { "A", "B" };
 struct run {
 	const char *path;
 	char *release;			/* run.kernel_release, NULL when unknown */
-	struct report_ctx ctx;
+	struct vms_window ctx;
 	double window;			/* s: [from, to] clamped to the run's first and last ts */
 	int has_formats;		/* event_format lists the traced events (.dat, live) */
 	struct vmstat_metrics vm, tr;
@@ -74,18 +74,19 @@ static int parse_seconds(const char *s, double *out)
 /* The window of `vmscope report` (cmd-report.c's init_ctx), per run. */
 static int init_run(struct run *r, double from_s, double to_s, int has_from, int has_to)
 {
-	struct report_ctx *ctx = &r->ctx;
+	struct vms_window *ctx = &r->ctx;
 	long long v, lo, hi;
 
-	report_ctx_window(ctx, from_s, to_s, has_from, has_to);
+	if (vms_window_open(ctx, from_s, to_s, has_from, has_to))
+		return -1;
 	if (ctx->to < ctx->from)	/* --from past the end of this run: an empty window */
 		ctx->to = ctx->from;
 	lo = ctx->from > ctx->run_start ? ctx->from : ctx->run_start;
 	hi = ctx->to < ctx->run_end ? ctx->to : ctx->run_end;
 	r->window = hi > lo ? (hi - lo) / 1e9 : 0;
-	r->has_formats = report_int(ctx, "SELECT 1 FROM event_format LIMIT 1", &v) == 0;
+	r->has_formats = vms_window_int(ctx, "SELECT 1 FROM event_format LIMIT 1", &v) == 0;
 	{
-		sqlite3_stmt *st = report_prepare(ctx, "SELECT kernel_release FROM run");
+		sqlite3_stmt *st = vms_window_prepare(ctx, "SELECT kernel_release FROM run");
 
 		if (!st)
 			return -1;
@@ -99,7 +100,7 @@ static int init_run(struct run *r, double from_s, double to_s, int has_from, int
 /* First column of the first row, with ?3 = @arg. Return: 0, 1 when no row/NULL, -1 on error. */
 static int run_int(struct run *r, const char *sql, const char *arg, long long *out)
 {
-	sqlite3_stmt *st = report_prepare(&r->ctx, sql);
+	sqlite3_stmt *st = vms_window_prepare(&r->ctx, sql);
 	int rc;
 
 	if (!st)
@@ -319,7 +320,7 @@ static double percentile(const double *v, long long n, int p)
 static int load_episodes(struct run *r, const char *count_sql, const char *dur_sql,
 			 const char *kind, struct episodes *e)
 {
-	sqlite3_stmt *st = report_prepare(&r->ctx, count_sql);
+	sqlite3_stmt *st = vms_window_prepare(&r->ctx, count_sql);
 	double *d = NULL;
 	long long n = 0, alloc = 0;
 	int rc;
@@ -338,7 +339,7 @@ static int load_episodes(struct run *r, const char *count_sql, const char *dur_s
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW)
 		return vms_error("%s: %s", r->path, sqlite3_errmsg(r->ctx.sql));
-	st = report_prepare(&r->ctx, dur_sql);
+	st = vms_window_prepare(&r->ctx, dur_sql);
 	if (!st)
 		return -1;
 	if (kind)
@@ -463,7 +464,7 @@ static int ratio_rows(struct cmp *c)
 
 	for (k = 0; k < 2; k++) {
 		struct run *r = &c->r[k];
-		sqlite3_stmt *st = report_prepare(&r->ctx,
+		sqlite3_stmt *st = vms_window_prepare(&r->ctx,
 			"SELECT CAST(sl.value AS REAL) / (af.value + inf.value) AS ratio"
 			" FROM counter_sample s"
 			" JOIN counter_value sl ON sl.sample = s.id AND sl.name = 'nr_slab_reclaimable'"
@@ -530,7 +531,7 @@ static int cmp_event(const void *a, const void *b)
 static int load_event_counts(struct run *r, int k, struct event_count **evp, int *np)
 {
 	struct vms_buf q = { 0 };
-	sqlite3_stmt *st = report_prepare(&r->ctx, "SELECT DISTINCT tbl, (SELECT COUNT(*) FROM"
+	sqlite3_stmt *st = vms_window_prepare(&r->ctx, "SELECT DISTINCT tbl, (SELECT COUNT(*) FROM"
 					  " pragma_table_info(tbl) WHERE name = 'event') FROM event_table"
 					  " ORDER BY tbl");
 	int first = 1, rc;
@@ -564,7 +565,7 @@ static int load_event_counts(struct run *r, int k, struct event_count **evp, int
 	}
 	vms_buf_addf(&q, "%sSELECT event, ts FROM event_generic) GROUP BY event",
 		     first ? "" : " UNION ALL ");
-	st = report_prepare(&r->ctx, q.buf);
+	st = vms_window_prepare(&r->ctx, q.buf);
 	vms_buf_release(&q);
 	if (!st)
 		return -1;
@@ -661,8 +662,8 @@ static void add_meta(struct out *o, struct run *r, int k)
 {
 	static const char *const cols[] = { "status", "source_kind", "source_path", "kernel_release",
 					    "trace_clock" };
-	struct report_ctx *ctx = &r->ctx;
-	sqlite3_stmt *st = report_prepare(ctx, "SELECT status, source_kind, source_path,"
+	struct vms_window *ctx = &r->ctx;
+	sqlite3_stmt *st = vms_window_prepare(ctx, "SELECT status, source_kind, source_path,"
 					  " kernel_release, trace_clock FROM run");
 	char key[32], buf[64];
 
@@ -675,10 +676,10 @@ static void add_meta(struct out *o, struct run *r, int k)
 		}
 	sqlite3_finalize(st);
 	snprintf(key, sizeof(key), "%s_from_s", k ? "b" : "a");
-	snprintf(buf, sizeof(buf), "%.6f", report_rel_s(ctx, ctx->from));
+	snprintf(buf, sizeof(buf), "%.6f", vms_window_rel_s(ctx, ctx->from));
 	out_meta(o, key, buf);
 	snprintf(key, sizeof(key), "%s_to_s", k ? "b" : "a");
-	snprintf(buf, sizeof(buf), "%.6f", report_rel_s(ctx, ctx->to));
+	snprintf(buf, sizeof(buf), "%.6f", vms_window_rel_s(ctx, ctx->to));
 	out_meta(o, key, buf);
 	snprintf(key, sizeof(key), "%s_window_s", k ? "b" : "a");
 	snprintf(buf, sizeof(buf), "%.6f", r->window);
@@ -706,11 +707,11 @@ static int build(struct cmp *c)
 	table_column(c->t, "B", NULL, 3);
 	table_column(c->t, "change", "%", 2);
 	for (k = 0; k < 2; k++) {
-		struct report_ctx *ctx = &c->r[k].ctx;
+		struct vms_window *ctx = &c->r[k].ctx;
 
 		table_note(c->t, "%s window: %.3f s to %.3f s from the start of the run (%.3f s of it "
-			   "covered by events or samples)", run_letter[k], report_rel_s(ctx, ctx->from),
-			   report_rel_s(ctx, ctx->to), c->r[k].window);
+			   "covered by events or samples)", run_letter[k], vms_window_rel_s(ctx, ctx->from),
+			   vms_window_rel_s(ctx, ctx->to), c->r[k].window);
 	}
 	table_note(c->t, "change (%%) = 100*(B-A)/A; rows ending in 'per s' are totals over each "
 		   "run's window divided by its length (vmstat rows by T, the time between the two "

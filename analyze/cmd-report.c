@@ -50,20 +50,21 @@ static const struct report_section *find_section(const char *name)
 }
 
 /* Window and run facts every section needs. */
-static int init_ctx(struct report_ctx *ctx, double from_s, double to_s, int has_from, int has_to)
+static int init_ctx(struct vms_window *ctx, double from_s, double to_s, int has_from, int has_to)
 {
-	report_ctx_window(ctx, from_s, to_s, has_from, has_to);
+	if (vms_window_open(ctx, from_s, to_s, has_from, has_to))
+		return -1;
 	if (has_from && ctx->from > ctx->run_end)
 		return vms_error("--from %.3f is after the end of the run (%.3f s long)", from_s,
-				 report_rel_s(ctx, ctx->run_end));
+				 vms_window_rel_s(ctx, ctx->run_end));
 	if (ctx->to < ctx->from)
 		return vms_error("--to %.3f is before --from %.3f", to_s, from_s);
 	return report_derived(ctx);
 }
 
-static void add_meta(struct report_ctx *ctx, struct out *o, const char *path)
+static void add_meta(struct vms_window *ctx, struct out *o, const char *path)
 {
-	sqlite3_stmt *st = report_prepare(ctx, "SELECT status, source_kind, source_path,"
+	sqlite3_stmt *st = vms_window_prepare(ctx, "SELECT status, source_kind, source_path,"
 					  " kernel_release, trace_clock FROM run");
 	static const char *const keys[] = { "status", "source_kind", "source_path",
 					    "kernel_release", "trace_clock" };
@@ -75,9 +76,9 @@ static void add_meta(struct report_ctx *ctx, struct out *o, const char *path)
 		for (i = 0; i < 5; i++)
 			out_meta(o, keys[i], (const char *)sqlite3_column_text(st, i));
 	sqlite3_finalize(st);
-	snprintf(buf, sizeof(buf), "%.6f", report_rel_s(ctx, ctx->from));
+	snprintf(buf, sizeof(buf), "%.6f", vms_window_rel_s(ctx, ctx->from));
 	out_meta(o, "from_s", buf);
-	snprintf(buf, sizeof(buf), "%.6f", report_rel_s(ctx, ctx->to));
+	snprintf(buf, sizeof(buf), "%.6f", vms_window_rel_s(ctx, ctx->to));
 	out_meta(o, "to_s", buf);
 }
 
@@ -86,7 +87,7 @@ int cmd_report(int argc, const char **argv)
 	const struct report_section **chosen = calloc(report_nsections + argc, sizeof(*chosen));
 	int nchosen = 0, has_from = 0, has_to = 0, rc = 0, i;
 	enum out_format fmt = OUT_TEXT;
-	struct report_ctx ctx = { 0 };
+	struct vms_window ctx = { 0 };
 	double from_s = 0, to_s = 0;
 	const char *path = NULL, *only = NULL;
 	struct out *o;

@@ -57,15 +57,15 @@ struct trace_sums {
 	long long run_inactive;	/* lru_shrink_inactive events in the whole run */
 };
 
-static int step_error(struct report_ctx *ctx, sqlite3_stmt *st)
+static int step_error(struct vms_window *ctx, sqlite3_stmt *st)
 {
 	sqlite3_finalize(st);
 	return vms_error("%s", sqlite3_errmsg(ctx->sql));
 }
 
-static long long sample_id(struct report_ctx *ctx, const char *sql, long long ts, long long *out_ts)
+static long long sample_id(struct vms_window *ctx, const char *sql, long long ts, long long *out_ts)
 {
-	sqlite3_stmt *st = report_prepare(ctx, sql);
+	sqlite3_stmt *st = vms_window_prepare(ctx, sql);
 	long long id = 0;
 	int rc;
 
@@ -85,7 +85,7 @@ static long long sample_id(struct report_ctx *ctx, const char *sql, long long ts
 }
 
 /* The two vmstat samples bracketing [ctx->from, ctx->to]. Return: 0, or -1. */
-static int find_span(struct report_ctx *ctx, struct span *s)
+static int find_span(struct vms_window *ctx, struct span *s)
 {
 	static const char before[] = "SELECT id, ts FROM counter_sample WHERE source = 'vmstat'"
 		" AND scope = '' AND ts <= ?1 ORDER BY ts DESC, id DESC LIMIT 1";
@@ -115,19 +115,19 @@ static int find_span(struct report_ctx *ctx, struct span *s)
 			return -1;
 	}
 	/* it matters only when events of the window fall outside the span */
-	if (s->starts_late && (report_int(ctx, "SELECT start_ts FROM run", &ev) != 0 ||
+	if (s->starts_late && (vms_window_int(ctx, "SELECT start_ts FROM run", &ev) != 0 ||
 			       (ctx->from > ev ? ctx->from : ev) >= s->ta))
 		s->starts_late = 0;
-	if (s->ends_early && (report_int(ctx, "SELECT end_ts FROM run", &ev) != 0 ||
+	if (s->ends_early && (vms_window_int(ctx, "SELECT end_ts FROM run", &ev) != 0 ||
 			      (ctx->to < ev ? ctx->to : ev) <= s->tz))
 		s->ends_early = 0;
 	return 0;
 }
 
 /* Delta of one vmstat counter over the span. Return: 1 and *v, 0 when not sampled, -1. */
-static int delta(struct report_ctx *ctx, const struct span *s, const char *name, long long *v)
+static int delta(struct vms_window *ctx, const struct span *s, const char *name, long long *v)
 {
-	sqlite3_stmt *st = report_prepare(ctx,
+	sqlite3_stmt *st = vms_window_prepare(ctx,
 		"SELECT (SELECT value FROM counter_value WHERE sample = ?2 AND name = ?3)"
 		"     - (SELECT value FROM counter_value WHERE sample = ?1 AND name = ?3)");
 	int rc = 0;
@@ -145,9 +145,9 @@ static int delta(struct report_ctx *ctx, const struct span *s, const char *name,
 	return rc;
 }
 
-static sqlite3_stmt *prepare_span(struct report_ctx *ctx, const char *sql, long long from, long long to)
+static sqlite3_stmt *prepare_span(struct vms_window *ctx, const char *sql, long long from, long long to)
 {
-	sqlite3_stmt *st = report_prepare(ctx, sql);
+	sqlite3_stmt *st = vms_window_prepare(ctx, sql);
 
 	if (st) {
 		sqlite3_bind_int64(st, 1, from);
@@ -184,9 +184,9 @@ static const char inactive_bucket_sql[] =
 	" WHERE ev.bucket BETWEEN ?3 AND ?4 GROUP BY cls";
 
 /* Whether @pid was named kswapd* (*ksw) or khugepaged (*khp) in the task table. */
-static int task_kind(struct report_ctx *ctx, long long pid, int *ksw, int *khp)
+static int task_kind(struct vms_window *ctx, long long pid, int *ksw, int *khp)
 {
-	sqlite3_stmt *st = report_prepare(ctx, "SELECT MAX(comm GLOB 'kswapd*'),"
+	sqlite3_stmt *st = vms_window_prepare(ctx, "SELECT MAX(comm GLOB 'kswapd*'),"
 					  " MAX(comm = 'khugepaged') FROM task WHERE pid = ?3");
 
 	if (!st)
@@ -205,7 +205,7 @@ struct edge_row {
 };
 
 /* The raw mm_vmscan_lru_shrink_inactive rows of edge @e, classed and summed into @t. */
-static int edge_sums(struct report_ctx *ctx, const struct report_edge *e, struct trace_sums *t)
+static int edge_sums(struct vms_window *ctx, const struct report_edge *e, struct trace_sums *t)
 {
 	struct edge_row *rows = NULL;
 	struct vms_marks *marks = NULL;
@@ -278,7 +278,7 @@ out:
 	return rc;
 }
 
-static int inactive_sums(struct report_ctx *ctx, const struct report_edge *e, long long b_lo,
+static int inactive_sums(struct vms_window *ctx, const struct report_edge *e, long long b_lo,
 			 long long b_hi, struct trace_sums *t)
 {
 	sqlite3_stmt *st;
@@ -286,7 +286,7 @@ static int inactive_sums(struct report_ctx *ctx, const struct report_edge *e, lo
 
 	if (e)
 		return edge_sums(ctx, e, t);
-	if (!(st = report_prepare(ctx, inactive_bucket_sql)))
+	if (!(st = vms_window_prepare(ctx, inactive_bucket_sql)))
 		return -1;
 	sqlite3_bind_int64(st, 3, b_lo);
 	sqlite3_bind_int64(st, 4, b_hi);
@@ -308,7 +308,7 @@ static int inactive_sums(struct report_ctx *ctx, const struct report_edge *e, lo
 }
 
 /* Slab calls starting in the span: shrink_bucket for whole buckets, @e's raw rows. */
-static int slab_sums(struct report_ctx *ctx, const struct report_edge *e, long long b_lo,
+static int slab_sums(struct vms_window *ctx, const struct report_edge *e, long long b_lo,
 		     long long b_hi, struct trace_sums *t)
 {
 	sqlite3_stmt *st;
@@ -322,7 +322,7 @@ static int slab_sums(struct report_ctx *ctx, const struct report_edge *e, long l
 			" LEFT JOIN mm_shrink_slab_end e ON e.seq = c.end_seq"
 			" WHERE c.rowid BETWEEN ?3 AND ?4 AND s.ts BETWEEN ?1 AND ?2",
 			"shrink_slab_call", e, &empty);
-	} else if ((st = report_prepare(ctx,
+	} else if ((st = vms_window_prepare(ctx,
 			"SELECT COALESCE(SUM(scanned), 0), COALESCE(SUM(freed), 0),"
 			" COALESCE(SUM(calls), 0), COALESCE(SUM(open), 0)"
 			" FROM shrink_bucket WHERE orphan = 0 AND bucket BETWEEN ?3 AND ?4"))) {
@@ -341,7 +341,7 @@ static int slab_sums(struct report_ctx *ctx, const struct report_edge *e, long l
 	return 0;
 }
 
-static int load_trace(struct report_ctx *ctx, long long from, long long to, struct trace_sums *t)
+static int load_trace(struct vms_window *ctx, long long from, long long to, struct trace_sums *t)
 {
 	struct report_split sp;
 	sqlite3_stmt *st;
@@ -382,7 +382,7 @@ static int load_trace(struct report_ctx *ctx, long long from, long long to, stru
 	t->lost_unknown_ts = sqlite3_column_int64(st, 3);
 	sqlite3_finalize(st);
 
-	return report_int(ctx, "SELECT COALESCE(SUM(n), 0) FROM event_bucket"
+	return vms_window_int(ctx, "SELECT COALESCE(SUM(n), 0) FROM event_bucket"
 			  " WHERE tbl = 'mm_vmscan_lru_shrink_inactive'", &t->run_inactive) < 0 ? -1 : 0;
 }
 
@@ -460,7 +460,7 @@ struct counters {
 	int h_steal_k, h_steal_d, h_steal_h, h_steal_p, h_steal_a, h_steal_f, h_slabs;
 };
 
-static int load_counters(struct report_ctx *ctx, const struct span *s, struct counters *c)
+static int load_counters(struct vms_window *ctx, const struct span *s, struct counters *c)
 {
 	struct {
 		const char *name;
@@ -561,7 +561,7 @@ static void add_rows(struct audit *a, const struct counters *c)
 #undef HAVE
 }
 
-static void add_notes(struct report_ctx *ctx, struct audit *a, const struct span *s,
+static void add_notes(struct vms_window *ctx, struct audit *a, const struct span *s,
 		      const struct counters *c)
 {
 	struct table *t = a->t;
@@ -574,25 +574,25 @@ static void add_notes(struct report_ctx *ctx, struct audit *a, const struct span
 	else if (!c->have)
 		table_note(t, "only one vmstat sample brackets the window (at %.3f s): no counter "
 			   "delta to audit against, the trace totals over the window are shown alone",
-			   report_rel_s(ctx, s->ta));
+			   vms_window_rel_s(ctx, s->ta));
 	else
 		table_note(t, "span audited: counters are the deltas between the vmstat samples at "
 			   "%.6f s (%s) and %.6f s (%s), for the window %.6f..%.6f s; trace totals "
-			   "are over the same span", report_rel_s(ctx, s->ta),
+			   "are over the same span", vms_window_rel_s(ctx, s->ta),
 			   s->a_first ? "the run's first sample, none is at or before the window "
 			   "start" : "the last at or before the window start",
-			   report_rel_s(ctx, s->tz),
+			   vms_window_rel_s(ctx, s->tz),
 			   s->z_last ? "the run's last sample, none is at or after the window end" :
 			   "the first at or after the window end",
-			   report_rel_s(ctx, ctx->from), report_rel_s(ctx, ctx->to));
+			   vms_window_rel_s(ctx, ctx->from), vms_window_rel_s(ctx, ctx->to));
 	if (c->have && s->starts_late)
 		table_note(t, "no vmstat sample at or before the window start: the span starts at "
 			   "the first sample, and events of the window before it (%.6f s) are left "
-			   "out", report_rel_s(ctx, s->ta));
+			   "out", vms_window_rel_s(ctx, s->ta));
 	if (c->have && s->ends_early)
 		table_note(t, "no vmstat sample at or after the window end: the span ends at the "
 			   "last sample, and events of the window after it (%.6f s) are left out",
-			   report_rel_s(ctx, s->tz));
+			   vms_window_rel_s(ctx, s->tz));
 	table_note(t, "status: ok when |trace - counter| <= tolerance = max(%d pages (%d objects "
 		   "for slab), 1%% of the larger of the two), MISMATCH otherwise, n/a when a side "
 		   "is missing; difference = trace - counter, %% of the counter", TOL_PAGES,
@@ -645,7 +645,7 @@ static void add_notes(struct report_ctx *ctx, struct audit *a, const struct span
 		table_note(t, "all %d comparisons within tolerance", a->compared);
 }
 
-int report_audit(struct report_ctx *ctx, struct out *o)
+int report_audit(struct vms_window *ctx, struct out *o)
 {
 	struct trace_sums tr;
 	struct counters c = { 0 };

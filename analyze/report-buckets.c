@@ -19,9 +19,9 @@
  * after the run was finished, as the tests add counter samples).
  * Return: 1 current, 0 stale, -1 on error.
  */
-static int derived_current(struct report_ctx *ctx)
+static int derived_current(struct vms_window *ctx)
 {
-	sqlite3_stmt *st = report_prepare(ctx,
+	sqlite3_stmt *st = vms_window_prepare(ctx,
 		"SELECT tbl, (SELECT MAX(max_seq) FROM event_bucket b WHERE b.tbl = t.tbl)"
 		" FROM (SELECT DISTINCT tbl FROM event_table UNION SELECT 'event_generic') t");
 	int rc, current = ctx->origin == ctx->run_start;
@@ -34,7 +34,7 @@ static int derived_current(struct report_ctx *ctx)
 
 		snprintf(q, sizeof(q), "SELECT MAX(seq) FROM \"%s\"",
 			 (const char *)sqlite3_column_text(st, 0));
-		if (report_int(ctx, q, &max) < 0) {
+		if (vms_window_int(ctx, q, &max) < 0) {
 			sqlite3_finalize(st);
 			return -1;
 		}
@@ -44,9 +44,9 @@ static int derived_current(struct report_ctx *ctx)
 	return current;
 }
 
-static int read_info(struct report_ctx *ctx)
+static int read_info(struct vms_window *ctx)
 {
-	sqlite3_stmt *st = report_prepare(ctx, "SELECT origin_ts, bucket_ns FROM derive_info");
+	sqlite3_stmt *st = vms_window_prepare(ctx, "SELECT origin_ts, bucket_ns FROM derive_info");
 	int rc;
 
 	if (!st)
@@ -62,7 +62,7 @@ static int read_info(struct report_ctx *ctx)
 	return 0;
 }
 
-int report_derived(struct report_ctx *ctx)
+int report_derived(struct vms_window *ctx)
 {
 	int rc = vms_derive_present(ctx->db);
 
@@ -84,14 +84,14 @@ int report_derived(struct report_ctx *ctx)
 	return vms_derive(ctx->db, 1) || read_info(ctx) ? -1 : 0;
 }
 
-static long long bucket_floor(const struct report_ctx *ctx, long long ts)
+static long long bucket_floor(const struct vms_window *ctx, long long ts)
 {
 	long long d = ts - ctx->origin;
 
 	return d >= 0 ? d / ctx->bucket_ns : -((-d + ctx->bucket_ns - 1) / ctx->bucket_ns);
 }
 
-void report_split(const struct report_ctx *ctx, long long from, long long to, struct report_split *s)
+void report_split(const struct vms_window *ctx, long long from, long long to, struct report_split *s)
 {
 	/* no event lies before the start or after the end of the run */
 	int open_lo = from <= ctx->run_start, open_hi = to >= ctx->run_end;
@@ -123,7 +123,7 @@ void report_split(const struct report_ctx *ctx, long long from, long long to, st
 	}
 }
 
-int report_ts_seq_range(struct report_ctx *ctx, const char *tbl, long long from, long long to,
+int report_ts_seq_range(struct vms_window *ctx, const char *tbl, long long from, long long to,
 			long long *lo, long long *hi)
 {
 	if (to < from)
@@ -131,10 +131,10 @@ int report_ts_seq_range(struct report_ctx *ctx, const char *tbl, long long from,
 	return report_seq_range(ctx, tbl, bucket_floor(ctx, from), bucket_floor(ctx, to), lo, hi);
 }
 
-int report_seq_range(struct report_ctx *ctx, const char *tbl, long long b_lo, long long b_hi,
+int report_seq_range(struct vms_window *ctx, const char *tbl, long long b_lo, long long b_hi,
 		     long long *lo, long long *hi)
 {
-	sqlite3_stmt *st = report_prepare(ctx, "SELECT MIN(min_seq), MAX(max_seq) FROM event_bucket"
+	sqlite3_stmt *st = vms_window_prepare(ctx, "SELECT MIN(min_seq), MAX(max_seq) FROM event_bucket"
 					  " WHERE tbl = ?3 AND bucket BETWEEN ?4 AND ?5");
 	int rc;
 
@@ -155,7 +155,7 @@ int report_seq_range(struct report_ctx *ctx, const char *tbl, long long b_lo, lo
 	return rc;
 }
 
-sqlite3_stmt *report_prepare_edge(struct report_ctx *ctx, const char *sql, const char *tbl,
+sqlite3_stmt *report_prepare_edge(struct vms_window *ctx, const char *sql, const char *tbl,
 				  const struct report_edge *e, int *empty)
 {
 	long long lo, hi;
@@ -165,7 +165,7 @@ sqlite3_stmt *report_prepare_edge(struct report_ctx *ctx, const char *sql, const
 	*empty = rc == 1;
 	if (rc)
 		return NULL;
-	st = report_prepare(ctx, sql);
+	st = vms_window_prepare(ctx, sql);
 	if (!st)
 		return NULL;
 	sqlite3_bind_int64(st, 1, e->from);

@@ -15,7 +15,7 @@
  *
  * Percentiles are nearest-rank: the p-th percentile of n values sorted in
  * ascending order is the value of rank ceil(p * n / 100) (1-based), computed
- * in integers in report_percentile() below; only complete episodes have a duration.
+ * in integers in vms_percentile() below; only complete episodes have a duration.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -150,18 +150,18 @@ static char *col_dup(sqlite3_stmt *st, int i)
  * lists its format (enabled, none fired), 0 the source lists formats but not
  * this one (not traced), -1 the source has no formats (text): unknown.
  */
-static int event_state(struct report_ctx *ctx, const char *tbl, const char *event)
+static int event_state(struct vms_window *ctx, const char *tbl, const char *event)
 {
 	char q[256];
 	long long v;
 
 	snprintf(q, sizeof(q), "SELECT 1 FROM \"%s\" LIMIT 1", tbl);
-	if (report_int(ctx, q, &v) == 0)
+	if (vms_window_int(ctx, q, &v) == 0)
 		return 2;
 	snprintf(q, sizeof(q), "SELECT 1 FROM event_format WHERE name = '%s'", event);
-	if (report_int(ctx, q, &v) == 0)
+	if (vms_window_int(ctx, q, &v) == 0)
 		return 1;
-	if (report_int(ctx, "SELECT 1 FROM event_format LIMIT 1", &v) == 0)
+	if (vms_window_int(ctx, "SELECT 1 FROM event_format LIMIT 1", &v) == 0)
 		return 0;
 	return -1;
 }
@@ -170,7 +170,7 @@ static int event_state(struct report_ctx *ctx, const char *tbl, const char *even
  * Which columns the run can give (@a), and, when @t is given, the notes that
  * say why one is NULL or why its zeros may mean "not traced".
  */
-static void check_avail(struct report_ctx *ctx, struct table *t, struct avail *a)
+static void check_avail(struct vms_window *ctx, struct table *t, struct avail *a)
 {
 	static const struct {
 		const char *tbl, *event, *event2, *what;
@@ -220,9 +220,9 @@ static void check_avail(struct report_ctx *ctx, struct table *t, struct avail *a
 			   "mean 'not traced'");
 }
 
-static int load_lost(struct report_ctx *ctx, struct lost **out, int *n)
+static int load_lost(struct vms_window *ctx, struct lost **out, int *n)
 {
-	sqlite3_stmt *st = report_prepare(ctx, "SELECT cpu, ts FROM lost_events"
+	sqlite3_stmt *st = vms_window_prepare(ctx, "SELECT cpu, ts FROM lost_events"
 					  " WHERE count IS NULL OR count > 0");
 	struct lost *l = NULL;
 	int rc, alloc = 0;
@@ -500,13 +500,13 @@ static int accumulate(struct episode *e, enum source src, sqlite3_stmt *st)
  * The spans of episodes @ep (sorted for find_span()), and the outer bounds
  * lo, hi of all of them. Return: 0, or -1.
  */
-static int build_spans(struct report_ctx *ctx, struct episode *ep, int n, struct spans *sp,
+static int build_spans(struct vms_window *ctx, struct episode *ep, int n, struct spans *sp,
 		       long long *lo, long long *hi)
 {
 	sqlite3_stmt *st;
 	int i, rc = 0;
 
-	st = report_prepare(ctx, kswapd_pids_sql);
+	st = vms_window_prepare(ctx, kswapd_pids_sql);
 	if (!st)
 		return -1;
 	for (i = 0; i < n && !rc; i++)
@@ -547,7 +547,7 @@ static int add_row(struct spans *sp, struct episode *ep, enum source k, sqlite3_
 }
 
 /* Read the sources in @mask (bit 1 << source) and add their events to the episodes. */
-static int fill_sources(struct report_ctx *ctx, struct episode *ep, struct spans *sp,
+static int fill_sources(struct vms_window *ctx, struct episode *ep, struct spans *sp,
 			long long lo, long long hi, unsigned mask)
 {
 	sqlite3_stmt *st;
@@ -556,7 +556,7 @@ static int fill_sources(struct report_ctx *ctx, struct episode *ep, struct spans
 	for (k = 0; k < NSRC && sp->n && !rc; k++) {
 		if (!(mask & (1u << k)) || !source_sql[k])
 			continue;
-		st = report_prepare(ctx, source_sql[k]);
+		st = vms_window_prepare(ctx, source_sql[k]);
 		if (!st)
 			return -1;
 		sqlite3_bind_int64(st, 3, lo);
@@ -652,9 +652,9 @@ static int cmp_episode(const void *pa, const void *pb)
  * bounds of "inside": the episode's own begin/end, else its neighbours' end
  * (begin) among the episodes of its kind and task (node), else the trace's.
  */
-static int load_episodes(struct report_ctx *ctx, struct episode **out, int *n)
+static int load_episodes(struct vms_window *ctx, struct episode **out, int *n)
 {
-	sqlite3_stmt *st = report_prepare(ctx, episodes_sql);
+	sqlite3_stmt *st = vms_window_prepare(ctx, episodes_sql);
 	struct episode *ep = NULL;
 	long long *key = NULL;	/* per episode: gkey, b_seq, e_seq */
 	int rc, i, k, alloc = 0;
@@ -719,7 +719,7 @@ static const char *cut_of(const struct episode *e)
 	return !e->has_b ? "start" : !e->has_e ? "end" : "";
 }
 
-static int episodes_table(struct report_ctx *ctx, struct out *o, struct episode *ep, int n,
+static int episodes_table(struct vms_window *ctx, struct out *o, struct episode *ep, int n,
 			  const struct avail *a)
 {
 	struct table *t = table_new("episodes", "episodes", "Reclaim episodes");
@@ -769,11 +769,11 @@ static int episodes_table(struct report_ctx *ctx, struct out *o, struct episode 
 		else
 			table_null(t);
 		if (e->has_b)
-			table_real(t, report_rel_s(ctx, e->b_ts));
+			table_real(t, vms_window_rel_s(ctx, e->b_ts));
 		else
 			table_null(t);
 		if (e->has_e)
-			table_real(t, report_rel_s(ctx, e->e_ts));
+			table_real(t, vms_window_rel_s(ctx, e->e_ts));
 		else
 			table_null(t);
 		if (e->dur != NONE)
@@ -835,18 +835,18 @@ static int episodes_table(struct report_ctx *ctx, struct out *o, struct episode 
 	if (!n) {
 		long long v;
 
-		if (report_int(ctx, "SELECT 1 FROM reclaim_interval UNION ALL"
+		if (vms_window_int(ctx, "SELECT 1 FROM reclaim_interval UNION ALL"
 			       " SELECT 1 FROM kswapd_interval LIMIT 1", &v) == 0)
 			table_note(t, "no reclaim episode overlaps the window %.6f .. %.6f s (the run has "
-				   "episodes outside it)", report_rel_s(ctx, ctx->from),
-				   report_rel_s(ctx, ctx->to));
+				   "episodes outside it)", vms_window_rel_s(ctx, ctx->from),
+				   vms_window_rel_s(ctx, ctx->to));
 		else
 			table_note(t, "the run has no reclaim episodes: no direct/memcg/node reclaim "
 				   "begin or end events and no kswapd wake or sleep events");
 	} else {
 		table_note(t, "%d episodes overlap the window %.6f .. %.6f s; each is reported whole, "
-			   "with all the events inside it", n, report_rel_s(ctx, ctx->from),
-			   report_rel_s(ctx, ctx->to));
+			   "with all the events inside it", n, vms_window_rel_s(ctx, ctx->from),
+			   vms_window_rel_s(ctx, ctx->to));
 	}
 	table_note(t, "start/end: seconds from the start of the run; duration = end - begin; "
 		   "kswapd rows are awake periods (first kswapd_wake after a sleep .. kswapd_sleep), "
@@ -958,7 +958,7 @@ static int make_groups(struct episode *ep, int n, int (*cmp)(const void *, const
 		cur->reclaimed += e->reclaimed;
 	}
 	for (i = 0; i < ng; i++)
-		qsort(g[i].dur, g[i].complete, sizeof(long long), report_cmp_ll);
+		qsort(g[i].dur, g[i].complete, sizeof(long long), vms_cmp_ll);
 	free(p);
 	*out = g;
 	return ng;
@@ -990,7 +990,7 @@ static void group_cells(struct table *t, const struct group *g, const struct ava
 	table_real(t, g->total_ns / 1e6);
 	for (k = 0; k < 3; k++)
 		if (g->complete)
-			table_real(t, report_percentile(g->dur, g->complete, ps[k]) / 1e6);
+			table_real(t, vms_percentile(g->dur, g->complete, ps[k]) / 1e6);
 		else
 			table_null(t);
 	if (g->complete)
@@ -1108,7 +1108,7 @@ static void bind_none(sqlite3_stmt *st, int i, long long v)
 }
 
 struct vms_episodes {
-	struct report_ctx ctx;
+	struct vms_window ctx;
 	struct episode *ep;
 	int n;
 	struct spans sp;
@@ -1172,7 +1172,7 @@ int vms_episodes_finish(struct vms_episodes *e)
 	if (fill_sources(&e->ctx, e->ep, &e->sp, e->lo, e->hi,
 			 1u << SRC_ACTIVE | 1u << SRC_WRITE | 1u << SRC_THROTTLE))
 		return -1;
-	st = report_prepare(&e->ctx, "INSERT INTO episode VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
+	st = vms_window_prepare(&e->ctx, "INSERT INTO episode VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
 			    " ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)");
 	if (!st)
 		return -1;
@@ -1219,9 +1219,9 @@ int vms_episodes_finish(struct vms_episodes *e)
 }
 
 /* The stored episodes overlapping the window, in the section's order. */
-static int load_stored(struct report_ctx *ctx, struct episode **out, int *n)
+static int load_stored(struct vms_window *ctx, struct episode **out, int *n)
 {
-	sqlite3_stmt *st = report_prepare(ctx,
+	sqlite3_stmt *st = vms_window_prepare(ctx,
 		"SELECT kind, pid, comm, nid, begin_cpu, end_cpu, begin_ts, end_ts, inside_lo_ts,"
 		" inside_hi_ts, duration_ns, scanned, reclaimed, anon, file, min_priority, slab_planned,"
 		" slab_scanned, slab_freed, writes, throttle_us, end_reclaimed, wakes"
@@ -1277,7 +1277,7 @@ static int load_stored(struct report_ctx *ctx, struct episode **out, int *n)
 	return 0;
 }
 
-int report_episodes(struct report_ctx *ctx, struct out *o)
+int report_episodes(struct vms_window *ctx, struct out *o)
 {
 	struct episode *ep = NULL;
 	struct avail a;

@@ -55,7 +55,7 @@ struct episodes {
 	int n, alloc;
 };
 
-static int sql_fail(struct report_ctx *ctx)
+static int sql_fail(struct vms_window *ctx)
 {
 	return vms_error("%s: %s", vms_db_path(ctx->db), sqlite3_errmsg(ctx->sql));
 }
@@ -122,10 +122,10 @@ static int cmp_episode(const void *a, const void *b)
 }
 
 /* COUNT-style query; Return: the number, or -1 with vms_error set. */
-static long long count_of(struct report_ctx *ctx, const char *sql)
+static long long count_of(struct vms_window *ctx, const char *sql)
 {
 	long long v = 0;
-	int rc = report_int(ctx, sql, &v);
+	int rc = vms_window_int(ctx, sql, &v);
 
 	return rc < 0 ? -1 : rc ? 0 : v;
 }
@@ -159,9 +159,9 @@ struct wakes {
 	struct wake *v;
 };
 
-static int load_wakes(struct report_ctx *ctx, struct wakes *w)
+static int load_wakes(struct vms_window *ctx, struct wakes *w)
 {
-	sqlite3_stmt *st = report_prepare(ctx,
+	sqlite3_stmt *st = vms_window_prepare(ctx,
 		"SELECT nid, ts, seq, pid, 0 FROM mm_vmscan_kswapd_wake WHERE nid IS NOT NULL"
 		" UNION ALL SELECT nid, ts, seq, pid, 1 FROM mm_vmscan_wakeup_kswapd WHERE nid IS NOT NULL"
 		" ORDER BY 1, 2, 3");
@@ -207,7 +207,7 @@ static int wake_before(const struct wake *p, long long nid, long long ts, long l
  * First kswapd_wake or wakeup_kswapd of node @nid at or after (@ts, @seq).
  * Return: the event, or NULL when there is none (or on error: check *err).
  */
-static const struct wake *next_wake(struct report_ctx *ctx, struct wakes *w, long long nid,
+static const struct wake *next_wake(struct vms_window *ctx, struct wakes *w, long long nid,
 				    long long ts, long long seq, int *err)
 {
 	int a = 0, b;
@@ -230,10 +230,10 @@ static const struct wake *next_wake(struct report_ctx *ctx, struct wakes *w, lon
 }
 
 /* First lru_shrink_inactive with nr_reclaimed > 0 on @nid after (@ts, @seq), any task. */
-static int next_success(struct report_ctx *ctx, long long nid, long long ts, long long seq,
+static int next_success(struct vms_window *ctx, long long nid, long long ts, long long seq,
 			long long *at, long long *pid, long long *pages)
 {
-	sqlite3_stmt *st = report_prepare(ctx,
+	sqlite3_stmt *st = vms_window_prepare(ctx,
 		"SELECT ts, pid, nr_reclaimed FROM mm_vmscan_lru_shrink_inactive"
 		" WHERE nid = ?3 AND nr_reclaimed > 0 AND ts >= ?4 AND (ts > ?4 OR seq > ?5)"
 		" ORDER BY ts, seq LIMIT 1");
@@ -257,7 +257,7 @@ static int next_success(struct report_ctx *ctx, long long nid, long long ts, lon
 	return rc;
 }
 
-static int close_streak(struct report_ctx *ctx, struct episodes *eps, struct wakes *w,
+static int close_streak(struct vms_window *ctx, struct episodes *eps, struct wakes *w,
 			struct streak *s, enum streak_break why, long long brk_pid,
 			long long brk_pages)
 {
@@ -285,7 +285,7 @@ static int close_streak(struct report_ctx *ctx, struct episodes *eps, struct wak
 				     MAX_RECLAIM_RETRIES);
 		else
 			vms_buf_addf(&ev, "; hopeless from %.6f s (end of run %d)",
-				     report_rel_s(ctx, s->hopeless_ts), MAX_RECLAIM_RETRIES);
+				     vms_window_rel_s(ctx, s->hopeless_ts), MAX_RECLAIM_RETRIES);
 		if (s->runs > MAX_RECLAIM_RETRIES)
 			vms_buf_addf(&ev, "; %d more zero-reclaim runs after run %d: kswapd_failures "
 				     "was reset without a visible cause (MGLRU 6.3-6.11, or slab-only "
@@ -321,7 +321,7 @@ static int close_streak(struct report_ctx *ctx, struct episodes *eps, struct wak
 			vms_buf_addf(&ev, "; then silent for %.3f s: no kswapd_wake or wakeup_kswapd "
 				     "for node %lld until %s (pid %lld) at %.6f s",
 				     sec(wts - s->last_end_ts), s->nid, what, wpid,
-				     report_rel_s(ctx, wts));
+				     vms_window_rel_s(ctx, wts));
 		else
 			vms_buf_addf(&ev, "; not silent: %s (pid %lld) %.3f s after the last run", what,
 				     wpid, sec(wts - s->last_end_ts));
@@ -336,11 +336,11 @@ static int close_streak(struct report_ctx *ctx, struct episodes *eps, struct wak
 			end = sts;
 			has_end = 1;
 			vms_buf_addf(&ev, "; ended at %.6f s: pid %lld reclaimed %lld pages on the node",
-				     report_rel_s(ctx, sts), spid, spages);
+				     vms_window_rel_s(ctx, sts), spid, spages);
 		} else if (has_wake) {
 			end = wts;
 			has_end = 1;
-			vms_buf_addf(&ev, "; ended at %.6f s: %s (pid %lld)", report_rel_s(ctx, wts),
+			vms_buf_addf(&ev, "; ended at %.6f s: %s (pid %lld)", vms_window_rel_s(ctx, wts),
 				     what, wpid);
 		} else {
 			vms_buf_addf(&ev, "; no reset seen before the end of the trace: open");
@@ -388,9 +388,9 @@ static const char runs_sql[] =
 	"   AND x.ts < COALESCE(a.end_ts, 9223372036854775807) ORDER BY x.ts, x.seq LIMIT 1)"
 	" FROM a ORDER BY nid, ts, seq";
 
-static int reset_details(struct report_ctx *ctx, long long seq, long long *pid, long long *pages)
+static int reset_details(struct vms_window *ctx, long long seq, long long *pid, long long *pages)
 {
-	sqlite3_stmt *st = report_prepare(ctx, "SELECT pid, nr_reclaimed FROM"
+	sqlite3_stmt *st = vms_window_prepare(ctx, "SELECT pid, nr_reclaimed FROM"
 					  " mm_vmscan_lru_shrink_inactive WHERE seq = ?3");
 	int rc;
 
@@ -406,7 +406,7 @@ static int reset_details(struct report_ctx *ctx, long long seq, long long *pid, 
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sql_fail(ctx);
 }
 
-static int detect_zero_runs(struct report_ctx *ctx, struct episodes *eps, struct table *t)
+static int detect_zero_runs(struct vms_window *ctx, struct episodes *eps, struct table *t)
 {
 	struct streak s = { 0 };
 	struct wakes w = { 0 };
@@ -428,7 +428,7 @@ static int detect_zero_runs(struct report_ctx *ctx, struct episodes *eps, struct
 			   "(not recorded, or MGLRU before 6.8, which does not emit it)");
 		return 0;
 	}
-	st = report_prepare(ctx, runs_sql);
+	st = vms_window_prepare(ctx, runs_sql);
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -523,9 +523,9 @@ fail:
 /* node_unreclaimable                                                   */
 
 /* "Normal: free 1200 below min 1500 (low 1875, high 2250)" for each populated zone. */
-static int zone_state(struct report_ctx *ctx, long long nid, long long ts, struct vms_buf *ev)
+static int zone_state(struct vms_window *ctx, long long nid, long long ts, struct vms_buf *ev)
 {
-	sqlite3_stmt *st = report_prepare(ctx,
+	sqlite3_stmt *st = vms_window_prepare(ctx,
 		"SELECT substr(s.scope, instr(s.scope, '/') + 1),"
 		" MAX(CASE WHEN v.name = 'free' THEN v.value END),"
 		" MAX(CASE WHEN v.name = 'min' THEN v.value END),"
@@ -569,7 +569,7 @@ struct unrecl {
 	int samples;
 };
 
-static int close_unrecl(struct report_ctx *ctx, struct episodes *eps, struct unrecl *u,
+static int close_unrecl(struct vms_window *ctx, struct episodes *eps, struct unrecl *u,
 			int has_end, long long end)
 {
 	struct vms_buf ev = { 0 };
@@ -581,18 +581,18 @@ static int close_unrecl(struct report_ctx *ctx, struct episodes *eps, struct unr
 		     u->samples == 1 ? "" : "s");
 	if (u->at_first)
 		vms_buf_addf(&ev, "; already 1 at the first zoneinfo sample: began earlier");
-	vms_buf_addf(&ev, "; at %.6f s: ", report_rel_s(ctx, u->start));
+	vms_buf_addf(&ev, "; at %.6f s: ", vms_window_rel_s(ctx, u->start));
 	if (zone_state(ctx, u->nid, u->start, &ev)) {
 		vms_buf_release(&ev);
 		return -1;
 	}
 	if (!has_end)
 		vms_buf_addf(&ev, "; still 1 at the last sample (%.6f s): open",
-			     report_rel_s(ctx, u->last));
+			     vms_window_rel_s(ctx, u->last));
 	return add_episode(eps, 1, u->nid, DET_UNRECLAIMABLE, "episode", u->start, has_end, end, &ev);
 }
 
-static int detect_unreclaimable(struct report_ctx *ctx, struct episodes *eps, struct table *t)
+static int detect_unreclaimable(struct vms_window *ctx, struct episodes *eps, struct table *t)
 {
 	struct unrecl u = { 0 };
 	long long samples, nid = 0;
@@ -607,7 +607,7 @@ static int detect_unreclaimable(struct report_ctx *ctx, struct episodes *eps, st
 			   "(imported traces have none; `vmscope record` samples them)");
 		return 0;
 	}
-	st = report_prepare(ctx,
+	st = vms_window_prepare(ctx,
 		"SELECT CAST(substr(s.scope, 5) AS INTEGER) AS nid, s.ts, MAX(v.value)"
 		" FROM counter_sample s JOIN counter_value v ON v.sample = s.id"
 		"  AND v.name = 'node_unreclaimable'"
@@ -668,7 +668,7 @@ struct vgroup {
 	long long start, end, da, dd, dk, dp;
 };
 
-static int close_vgroup(struct report_ctx *ctx, struct episodes *eps, struct vgroup *g, int open)
+static int close_vgroup(struct vms_window *ctx, struct episodes *eps, struct vgroup *g, int open)
 {
 	struct vms_buf ev = { 0 };
 
@@ -682,11 +682,11 @@ static int close_vgroup(struct report_ctx *ctx, struct episodes *eps, struct vgr
 		vms_buf_addf(&ev, ", pageoutrun +%lld", g->dp);
 	if (open)
 		vms_buf_addf(&ev, "; still so at the last vmstat sample (%.6f s): open",
-			     report_rel_s(ctx, g->end));
+			     vms_window_rel_s(ctx, g->end));
 	return add_episode(eps, 0, 0, DET_DIRECT, "signal", g->start, !open, g->end, &ev);
 }
 
-static int detect_direct_vmstat(struct report_ctx *ctx, struct episodes *eps, struct table *t)
+static int detect_direct_vmstat(struct vms_window *ctx, struct episodes *eps, struct table *t)
 {
 	static const char *const names[] = { "allocstall_*", "pgscan_direct", "pgscan_kswapd" };
 	sqlite3_stmt *st;
@@ -704,7 +704,7 @@ static int detect_direct_vmstat(struct report_ctx *ctx, struct episodes *eps, st
 			   samples ? "only one of the" : "no");
 		return 0;
 	}
-	st = report_prepare(ctx,
+	st = vms_window_prepare(ctx,
 		"SELECT s.ts,"
 		" (SELECT SUM(value) FROM counter_value WHERE sample = s.id AND name GLOB 'allocstall*'),"
 		" (SELECT value FROM counter_value WHERE sample = s.id AND name = 'pgscan_direct'),"
@@ -785,9 +785,9 @@ struct kivs {
 };
 
 /* kswapd awake periods from the kswapd_interval view, per node in time order. */
-static int load_kivs(struct report_ctx *ctx, struct kivs *k)
+static int load_kivs(struct vms_window *ctx, struct kivs *k)
 {
-	sqlite3_stmt *st = report_prepare(ctx,
+	sqlite3_stmt *st = vms_window_prepare(ctx,
 		"SELECT nid, wake_ts, sleep_ts FROM kswapd_interval WHERE nid IS NOT NULL"
 		" ORDER BY nid, COALESCE(wake_seq, sleep_seq)");
 	int rc, alloc = 0;
@@ -915,7 +915,7 @@ struct dgroup {
 	int npids, apids;
 };
 
-static int close_dgroup(struct report_ctx *ctx, struct episodes *eps, struct dgroup *g)
+static int close_dgroup(struct vms_window *ctx, struct episodes *eps, struct dgroup *g)
 {
 	struct vms_buf ev = { 0 };
 	int i, tasks = 0;
@@ -923,7 +923,7 @@ static int close_dgroup(struct report_ctx *ctx, struct episodes *eps, struct dgr
 	if (!g->active)
 		return 0;
 	g->active = 0;
-	qsort(g->pids, g->npids, sizeof(*g->pids), report_cmp_ll);
+	qsort(g->pids, g->npids, sizeof(*g->pids), vms_cmp_ll);
 	for (i = 0; i < g->npids; i++)
 		if (!i || g->pids[i] != g->pids[i - 1])
 			tasks++;
@@ -948,7 +948,7 @@ static int close_dgroup(struct report_ctx *ctx, struct episodes *eps, struct dgr
 			   g->end, &ev);
 }
 
-static int detect_direct_trace(struct report_ctx *ctx, struct episodes *eps, struct table *t)
+static int detect_direct_trace(struct vms_window *ctx, struct episodes *eps, struct table *t)
 {
 	struct kivs k = { 0 };
 	struct dgroup g = { 0 };
@@ -973,7 +973,7 @@ static int detect_direct_trace(struct report_ctx *ctx, struct episodes *eps, str
 	}
 	if (load_kivs(ctx, &k))
 		return -1;
-	st = report_prepare(ctx,
+	st = vms_window_prepare(ctx,
 		"WITH d AS (SELECT pid, begin_seq, begin_ts, end_ts, \"order\" AS ord, gfp_flags,"
 		"  nr_reclaimed FROM reclaim_interval WHERE kind = 'direct' AND begin_ts IS NOT NULL)"
 		" SELECT s.nid, d.pid, d.begin_ts, d.end_ts, d.ord, d.nr_reclaimed"
@@ -1073,9 +1073,9 @@ fail:
 /* ------------------------------------------------------------------ */
 
 /* What the kernel version changes (docs/report-kswapd-failures.md, "Kernel versions"). */
-static void kernel_notes(struct report_ctx *ctx, struct table *t)
+static void kernel_notes(struct vms_window *ctx, struct table *t)
 {
-	sqlite3_stmt *st = report_prepare(ctx, "SELECT (SELECT kernel_release FROM run),"
+	sqlite3_stmt *st = vms_window_prepare(ctx, "SELECT (SELECT kernel_release FROM run),"
 					  " (SELECT value FROM sysctl WHERE name = 'lru_gen.enabled')");
 	char rel[64] = "", lru[32] = "";
 	int major = 0, minor = 0, mglru = -1;	/* -1: not known */
@@ -1111,7 +1111,7 @@ static void kernel_notes(struct report_ctx *ctx, struct table *t)
 			   "end without a trace sign; only node_unreclaimable shows it", rel);
 }
 
-static void emit(struct report_ctx *ctx, struct table *t, struct episodes *e)
+static void emit(struct vms_window *ctx, struct table *t, struct episodes *e)
 {
 	int i, shown = 0, machine_wide = 0;
 
@@ -1128,9 +1128,9 @@ static void emit(struct report_ctx *ctx, struct table *t, struct episodes *e)
 			table_null(t);
 		table_text(t, det_name[p->det]);
 		table_text(t, p->status);
-		table_real(t, report_rel_s(ctx, p->start));
+		table_real(t, vms_window_rel_s(ctx, p->start));
 		if (p->has_end) {
-			table_real(t, report_rel_s(ctx, p->end));
+			table_real(t, vms_window_rel_s(ctx, p->end));
 			table_real(t, sec(p->end - p->start));
 		} else {
 			table_null(t);
@@ -1147,7 +1147,7 @@ static void emit(struct report_ctx *ctx, struct table *t, struct episodes *e)
 			   "pgscan), or direct reclaim that scanned no LRU page (no event names the node)");
 }
 
-int report_kswapd_failures(struct report_ctx *ctx, struct out *o)
+int report_kswapd_failures(struct vms_window *ctx, struct out *o)
 {
 	struct table *t = table_new("kswapd-failures", "episodes",
 				    "kswapd failure episodes per node");

@@ -64,7 +64,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* One row of the summary: samples, min, min at, median, max, max at. */
-static int summary_row(struct report_ctx *ctx, struct table *t, const struct series *s)
+static int summary_row(struct vms_window *ctx, struct table *t, const struct series *s)
 {
 	double *sorted;
 	int i, imin = 0, imax = 0;
@@ -90,10 +90,10 @@ static int summary_row(struct report_ctx *ctx, struct table *t, const struct ser
 	memcpy(sorted, s->v, s->n * sizeof(*sorted));
 	qsort(sorted, s->n, sizeof(*sorted), cmp_double);
 	table_real(t, s->v[imin]);
-	table_real(t, report_rel_s(ctx, s->ts[imin]));
+	table_real(t, vms_window_rel_s(ctx, s->ts[imin]));
 	table_real(t, s->n % 2 ? sorted[s->n / 2] : (sorted[s->n / 2 - 1] + sorted[s->n / 2]) / 2);
 	table_real(t, s->v[imax]);
-	table_real(t, report_rel_s(ctx, s->ts[imax]));
+	table_real(t, vms_window_rel_s(ctx, s->ts[imax]));
 	free(sorted);
 	return 0;
 }
@@ -102,9 +102,9 @@ static int summary_row(struct report_ctx *ctx, struct table *t, const struct ser
  * The vmstat time series: one row per sample in the window, and the two
  * reclaim-form ratios collected into @r and @a.
  */
-static int vmstat_table(struct report_ctx *ctx, struct out *o, struct series *r, struct series *a)
+static int vmstat_table(struct vms_window *ctx, struct out *o, struct series *r, struct series *a)
 {
-	sqlite3_stmt *st = report_prepare(ctx,
+	sqlite3_stmt *st = vms_window_prepare(ctx,
 		"SELECT s.ts,"
 		" (SELECT value FROM counter_value WHERE sample = s.id AND name = 'nr_slab_reclaimable'),"
 		" (SELECT value FROM counter_value WHERE sample = s.id AND name = 'nr_slab_unreclaimable'),"
@@ -140,7 +140,7 @@ static int vmstat_table(struct report_ctx *ctx, struct out *o, struct series *r,
 			missing[i] += !have[i];
 		}
 		table_row(t);
-		table_real(t, report_rel_s(ctx, ts));
+		table_real(t, vms_window_rel_s(ctx, ts));
 		for (i = 0; i < 2; i++)
 			if (have[i])
 				table_int(t, v[i]);
@@ -192,7 +192,7 @@ static int vmstat_table(struct report_ctx *ctx, struct out *o, struct series *r,
 		table_note(t, "file_lru is 0 in %d sample(s): no ratio there", zero_lru);
 	if (!table_rows(t))
 		table_note(t, "no /proc/vmstat sample between %.3f s and %.3f s",
-			   report_rel_s(ctx, ctx->from), report_rel_s(ctx, ctx->to));
+			   vms_window_rel_s(ctx, ctx->from), vms_window_rel_s(ctx, ctx->to));
 	out_table(o, t);
 	table_free(t);
 	return 0;
@@ -203,9 +203,9 @@ fail:
 }
 
 /* SReclaimable / Cached and Slab / Cached from the /proc/meminfo samples in the window. */
-static int meminfo_series(struct report_ctx *ctx, struct series *r, struct series *a, int *samples)
+static int meminfo_series(struct vms_window *ctx, struct series *r, struct series *a, int *samples)
 {
-	sqlite3_stmt *st = report_prepare(ctx,
+	sqlite3_stmt *st = vms_window_prepare(ctx,
 		"SELECT s.ts,"
 		" (SELECT value FROM counter_value WHERE sample = s.id AND name = 'SReclaimable'),"
 		" (SELECT value FROM counter_value WHERE sample = s.id AND name = 'Slab'),"
@@ -243,7 +243,7 @@ fail:
 	return -1;
 }
 
-static int summary_table(struct report_ctx *ctx, struct out *o, struct series *s, int ns,
+static int summary_table(struct vms_window *ctx, struct out *o, struct series *s, int ns,
 			 int meminfo_samples)
 {
 	struct table *t = table_new("ratio", "summary", "Slab/page-cache ratio over the window");
@@ -282,14 +282,14 @@ static int summary_table(struct report_ctx *ctx, struct out *o, struct series *s
 }
 
 /* Without counters: say what is missing and what the trace can and cannot give. */
-static int unavailable_table(struct report_ctx *ctx, struct out *o)
+static int unavailable_table(struct vms_window *ctx, struct out *o)
 {
 	struct table *t = table_new("ratio", "ratio", "Slab/page-cache ratio: unavailable");
 	long long n = 0;
 
 	if (!t)
 		return vms_error("out of memory");
-	if (report_int(ctx, "SELECT COUNT(*) FROM mm_shrink_slab_start WHERE ts BETWEEN ?1 AND ?2"
+	if (vms_window_int(ctx, "SELECT COUNT(*) FROM mm_shrink_slab_start WHERE ts BETWEEN ?1 AND ?2"
 		       " AND cache_items IS NOT NULL", &n) < 0) {
 		table_free(t);
 		return -1;
@@ -312,7 +312,7 @@ static int unavailable_table(struct report_ctx *ctx, struct out *o)
 	return 0;
 }
 
-int report_ratio(struct report_ctx *ctx, struct out *o)
+int report_ratio(struct vms_window *ctx, struct out *o)
 {
 	struct series s[4] = {
 		{ .name = "ratio_reclaimable", .formula = "nr_slab_reclaimable/(nr_active_file+nr_inactive_file)" },

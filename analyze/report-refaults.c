@@ -71,9 +71,9 @@ struct state {
 };
 
 /* Return: 1 when @name is in any /proc/vmstat sample of the run, 0 if not, -1 on error. */
-static int counter_exists(struct report_ctx *ctx, const char *name)
+static int counter_exists(struct vms_window *ctx, const char *name)
 {
-	sqlite3_stmt *st = report_prepare(ctx,
+	sqlite3_stmt *st = vms_window_prepare(ctx,
 		"SELECT 1 FROM counter_value v JOIN counter_sample s ON s.id = v.sample"
 		" WHERE s.source = 'vmstat' AND s.scope = '' AND v.name = ?3 LIMIT 1");
 	int rc;
@@ -88,7 +88,7 @@ static int counter_exists(struct report_ctx *ctx, const char *name)
 	return rc == SQLITE_DONE ? 0 : vms_error("%s", sqlite3_errmsg(ctx->sql));
 }
 
-static int load(struct report_ctx *ctx, struct state *S)
+static int load(struct vms_window *ctx, struct state *S)
 {
 	sqlite3_stmt *st;
 	int i, rc, alloc = 0;
@@ -110,7 +110,7 @@ static int load(struct report_ctx *ctx, struct state *S)
 		if (rc)
 			S->m[i].used = S->m[i].legacy;
 	}
-	st = report_prepare(ctx,
+	st = vms_window_prepare(ctx,
 		"SELECT s.ts,"
 		" (SELECT value FROM counter_value WHERE sample = s.id AND name = ?3),"
 		" (SELECT value FROM counter_value WHERE sample = s.id AND name = ?4),"
@@ -211,7 +211,7 @@ static void rate_cell(struct table *t, const struct interval *v, int m)
 		table_null(t);
 }
 
-static int intervals_table(struct report_ctx *ctx, struct out *o, const struct state *S)
+static int intervals_table(struct vms_window *ctx, struct out *o, const struct state *S)
 {
 	struct table *t = table_new("refaults", "intervals",
 				    "Workingset refaults per /proc/vmstat sampling interval");
@@ -229,8 +229,8 @@ static int intervals_table(struct report_ctx *ctx, struct out *o, const struct s
 		const struct interval *v = &S->iv[k];
 
 		table_row(t);
-		table_real(t, report_rel_s(ctx, v->start));
-		table_real(t, report_rel_s(ctx, v->end));
+		table_real(t, vms_window_rel_s(ctx, v->start));
+		table_real(t, vms_window_rel_s(ctx, v->end));
 		table_real(t, v->dt);
 		for (m = 0; m < NMETRICS; m++)
 			rate_cell(t, v, m);
@@ -245,13 +245,13 @@ static int intervals_table(struct report_ctx *ctx, struct out *o, const struct s
 	counters_note(t, S);
 	if (S->ns < 2)
 		table_note(t, "%d /proc/vmstat sample(s) in the window (%.3f s to %.3f s): a rate "
-			   "needs two", S->ns, report_rel_s(ctx, ctx->from), report_rel_s(ctx, ctx->to));
+			   "needs two", S->ns, vms_window_rel_s(ctx, ctx->from), vms_window_rel_s(ctx, ctx->to));
 	out_table(o, t);
 	table_free(t);
 	return 0;
 }
 
-static int totals_table(struct report_ctx *ctx, struct out *o, const struct state *S)
+static int totals_table(struct vms_window *ctx, struct out *o, const struct state *S)
 {
 	struct table *t = table_new("refaults", "totals", "Workingset refaults over the window");
 	int k, m;
@@ -296,7 +296,7 @@ static int totals_table(struct report_ctx *ctx, struct out *o, const struct stat
 		table_real(t, total / span);
 		table_real(t, peak);
 		if (peak > 0)
-			table_real(t, report_rel_s(ctx, S->iv[ipeak].start));
+			table_real(t, vms_window_rel_s(ctx, S->iv[ipeak].start));
 		else
 			table_null(t);
 	}
@@ -377,7 +377,7 @@ static int cmp_busy(const void *pa, const void *pb)
  * intervals in @top, into kinds[i] and episodes[i]. One query: the episode
  * views are evaluated once (they pair every begin/end event of the run).
  */
-static int lookback_episodes(struct report_ctx *ctx, const struct interval **top, int n,
+static int lookback_episodes(struct vms_window *ctx, const struct interval **top, int n,
 			     long long *episodes, struct vms_buf *kinds)
 {
 	struct vms_buf q = { 0 };
@@ -397,7 +397,7 @@ static int lookback_episodes(struct report_ctx *ctx, const struct interval **top
 		     " GROUP BY w.k, ep.kind ORDER BY w.k, ep.kind");
 	if (!q.buf)
 		return vms_error("out of memory");
-	st = report_prepare(ctx, q.buf);
+	st = vms_window_prepare(ctx, q.buf);
 	vms_buf_release(&q);
 	if (!st)
 		return -1;
@@ -417,7 +417,7 @@ static int lookback_episodes(struct report_ctx *ctx, const struct interval **top
  * Pages mm_vmscan_lru_shrink_inactive reclaimed in [lo, hi): all, anon, file.
  * Only the rows of the time buckets around [lo, hi) are read (event_bucket).
  */
-static int lookback_pages(struct report_ctx *ctx, long long lo, long long hi, long long pages[3])
+static int lookback_pages(struct vms_window *ctx, long long lo, long long hi, long long pages[3])
 {
 	long long seq_lo, seq_hi;
 	sqlite3_stmt *st;
@@ -425,7 +425,7 @@ static int lookback_pages(struct report_ctx *ctx, long long lo, long long hi, lo
 
 	if (rc)
 		return rc < 0 ? -1 : 0;	/* 1: no rows there, pages stay 0 */
-	st = report_prepare(ctx,
+	st = vms_window_prepare(ctx,
 		"SELECT COALESCE(SUM(nr_reclaimed), 0),"
 		" COALESCE(SUM(CASE WHEN reclaim_flags & 1 THEN nr_reclaimed ELSE 0 END), 0),"
 		" COALESCE(SUM(CASE WHEN reclaim_flags & 2 THEN nr_reclaimed ELSE 0 END), 0)"
@@ -447,7 +447,7 @@ static int lookback_pages(struct report_ctx *ctx, long long lo, long long hi, lo
 	return rc == SQLITE_ROW ? 0 : vms_error("%s", sqlite3_errmsg(ctx->sql));
 }
 
-static int busiest_table(struct report_ctx *ctx, struct out *o, const struct state *S)
+static int busiest_table(struct vms_window *ctx, struct out *o, const struct state *S)
 {
 	struct table *t = table_new("refaults", "busiest",
 				    "Reclaim in the second before the busiest refault intervals");
@@ -476,9 +476,9 @@ static int busiest_table(struct report_ctx *ctx, struct out *o, const struct sta
 			order[n++] = &S->iv[k];
 	if (n)
 		qsort(order, n, sizeof(*order), cmp_busy);
-	if (report_int(ctx, "SELECT start_ts FROM run", &trace_start) < 0 ||
+	if (vms_window_int(ctx, "SELECT start_ts FROM run", &trace_start) < 0 ||
 	    /* rows counted when the run was finished (event_bucket), not counted again */
-	    report_int(ctx, "SELECT COALESCE(SUM(n), 0) FROM event_bucket WHERE tbl IN"
+	    vms_window_int(ctx, "SELECT COALESCE(SUM(n), 0) FROM event_bucket WHERE tbl IN"
 		       " ('mm_vmscan_lru_shrink_inactive', 'mm_vmscan_direct_reclaim_begin',"
 		       " 'mm_vmscan_direct_reclaim_end', 'mm_vmscan_memcg_reclaim_begin',"
 		       " 'mm_vmscan_memcg_reclaim_end', 'mm_vmscan_memcg_softlimit_reclaim_begin',"
@@ -500,8 +500,8 @@ static int busiest_table(struct report_ctx *ctx, struct out *o, const struct sta
 			partial++;
 		table_row(t);
 		table_int(t, k + 1);
-		table_real(t, report_rel_s(ctx, v->start));
-		table_real(t, report_rel_s(ctx, v->end));
+		table_real(t, vms_window_rel_s(ctx, v->start));
+		table_real(t, vms_window_rel_s(ctx, v->end));
 		table_real(t, v->refault_rate);
 		table_int(t, episodes[k]);
 		table_text(t, kinds[k].buf ? kinds[k].buf : "");
@@ -542,7 +542,7 @@ fail:
 }
 
 /* Without counters: what is missing, and that the trace has no refault event. */
-static int unavailable_table(struct report_ctx *ctx, struct out *o)
+static int unavailable_table(struct vms_window *ctx, struct out *o)
 {
 	struct table *t = table_new("refaults", "refaults", "Workingset refaults: unavailable");
 
@@ -565,7 +565,7 @@ static int unavailable_table(struct report_ctx *ctx, struct out *o)
 	return 0;
 }
 
-int report_refaults(struct report_ctx *ctx, struct out *o)
+int report_refaults(struct vms_window *ctx, struct out *o)
 {
 	struct state S = { 0 };
 	int rc;

@@ -81,14 +81,14 @@ static const char calls_cte[] =
 	"  COALESCE(scanned, 0) DESC, calls DESC, name, shr) AS rk FROM g) ";
 
 /* Fill temp.report_shrinker_calls for the window. */
-static int load_calls(struct report_ctx *ctx)
+static int load_calls(struct vms_window *ctx)
 {
 	struct report_split sp;
 	sqlite3_stmt *st;
 	int i, rc, empty;
 
 	report_split(ctx, ctx->from, ctx->to, &sp);
-	if (!(st = report_prepare(ctx, calls_buckets)))
+	if (!(st = vms_window_prepare(ctx, calls_buckets)))
 		return -1;
 	sqlite3_bind_int64(st, 3, sp.b_lo);
 	sqlite3_bind_int64(st, 4, sp.b_hi);
@@ -115,9 +115,9 @@ static int load_calls(struct report_ctx *ctx)
 	return 0;
 }
 
-static int exec_sql(struct report_ctx *ctx, const char *sql)
+static int exec_sql(struct vms_window *ctx, const char *sql)
 {
-	sqlite3_stmt *st = report_prepare(ctx, sql);
+	sqlite3_stmt *st = vms_window_prepare(ctx, sql);
 	int rc;
 
 	if (!st)
@@ -128,9 +128,9 @@ static int exec_sql(struct report_ctx *ctx, const char *sql)
 }
 
 /* The reclaim priorities seen in the window, 12 first, NULL (4.14-4.15) last. */
-static int priorities(struct report_ctx *ctx, int *prio, int *nprio, int max)
+static int priorities(struct vms_window *ctx, int *prio, int *nprio, int max)
 {
-	sqlite3_stmt *st = report_prepare(ctx,
+	sqlite3_stmt *st = vms_window_prepare(ctx,
 		"SELECT DISTINCT priority FROM temp.report_shrinker_calls WHERE orphan = 0"
 		" ORDER BY priority IS NULL, priority DESC");
 	int rc;
@@ -162,13 +162,13 @@ static void notes_common(struct table *t)
 		   "are called once per memcg and node, and the events carry no memcg id");
 }
 
-static int no_events_note(struct report_ctx *ctx, struct table *t)
+static int no_events_note(struct vms_window *ctx, struct table *t)
 {
 	long long n = 0, fmt = 0;
 
-	if (report_int(ctx, "SELECT (SELECT COUNT(*) FROM mm_shrink_slab_start)"
+	if (vms_window_int(ctx, "SELECT (SELECT COUNT(*) FROM mm_shrink_slab_start)"
 		       " + (SELECT COUNT(*) FROM mm_shrink_slab_end)", &n) < 0 ||
-	    report_int(ctx, "SELECT (SELECT COUNT(*) FROM event_format) * 2"
+	    vms_window_int(ctx, "SELECT (SELECT COUNT(*) FROM event_format) * 2"
 		       " + (SELECT COUNT(*) FROM event_format WHERE name = 'mm_shrink_slab_start')",
 		       &fmt) < 0)
 		return -1;
@@ -186,7 +186,7 @@ static int no_events_note(struct report_ctx *ctx, struct table *t)
 	return 0;
 }
 
-static int shrinker_table(struct report_ctx *ctx, struct out *o)
+static int shrinker_table(struct vms_window *ctx, struct out *o)
 {
 	struct vms_buf cols = { 0 }, q = { 0 };
 	struct table *t = NULL;
@@ -215,7 +215,7 @@ static int shrinker_table(struct report_ctx *ctx, struct out *o)
 		vms_error("out of memory");
 		goto out;
 	}
-	st = report_prepare(ctx, q.buf);
+	st = vms_window_prepare(ctx, q.buf);
 	if (!st)
 		goto out;
 	t = table_new("shrinkers", "shrinkers", "Slab shrinkers (mm_shrink_slab_start/_end), by objects freed");
@@ -289,7 +289,7 @@ static int shrinker_table(struct report_ctx *ctx, struct out *o)
 			table_note(t, "%lld calls have no end event (cut by the end of the trace or "
 				   "lost): counted in calls and to scan only", open);
 	}
-	if (report_int(ctx, "SELECT COALESCE(SUM(calls), 0) FROM temp.report_shrinker_calls"
+	if (vms_window_int(ctx, "SELECT COALESCE(SUM(calls), 0) FROM temp.report_shrinker_calls"
 		       " WHERE orphan = 1", &orphans) < 0)
 		goto out;
 	if (orphans)
@@ -305,7 +305,7 @@ out:
 	return rc;
 }
 
-static int timeline_table(struct report_ctx *ctx, struct out *o)
+static int timeline_table(struct vms_window *ctx, struct out *o)
 {
 	struct vms_buf q = { 0 };
 	struct table *t = NULL;
@@ -321,7 +321,7 @@ static int timeline_table(struct report_ctx *ctx, struct out *o)
 		vms_error("out of memory");
 		goto out;
 	}
-	st = report_prepare(ctx, q.buf);
+	st = vms_window_prepare(ctx, q.buf);
 	if (!st)
 		goto out;
 	t = table_new("shrinkers", "timeline", "Top shrinkers per second (for plotting)");
@@ -368,7 +368,7 @@ out:
 	return rc;
 }
 
-int report_shrinkers(struct report_ctx *ctx, struct out *o)
+int report_shrinkers(struct vms_window *ctx, struct out *o)
 {
 	char drop[80];
 	int rc;

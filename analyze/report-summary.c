@@ -9,7 +9,7 @@
 #include "vms.h"
 #include "report.h"
 
-static int run_table(struct report_ctx *ctx, struct out *o)
+static int run_table(struct vms_window *ctx, struct out *o)
 {
 	static const char *const cols[] = { "status", "status_detail", "source_kind", "source_path",
 					    "kernel_release", "trace_clock", "cpus", "page_size" };
@@ -21,7 +21,7 @@ static int run_table(struct report_ctx *ctx, struct out *o)
 		return vms_error("out of memory");
 	table_column(t, "item", NULL, 0);
 	table_column(t, "value", NULL, 0);
-	st = report_prepare(ctx, "SELECT status, status_detail, source_kind, source_path,"
+	st = vms_window_prepare(ctx, "SELECT status, status_detail, source_kind, source_path,"
 			    " kernel_release, trace_clock, cpus, page_size FROM run");
 	if (!st) {
 		table_free(t);
@@ -39,11 +39,11 @@ static int run_table(struct report_ctx *ctx, struct out *o)
 	{
 		char buf[32];
 
-		snprintf(buf, sizeof(buf), "%.6f", report_rel_s(ctx, ctx->from));
+		snprintf(buf, sizeof(buf), "%.6f", vms_window_rel_s(ctx, ctx->from));
 		table_text(t, buf);
 		table_row(t);
 		table_text(t, "window_to_s");
-		snprintf(buf, sizeof(buf), "%.6f", report_rel_s(ctx, ctx->to));
+		snprintf(buf, sizeof(buf), "%.6f", vms_window_rel_s(ctx, ctx->to));
 		table_text(t, buf);
 	}
 	table_note(t, "times are seconds from the start of the run (first event or counter sample)");
@@ -60,7 +60,7 @@ static int run_table(struct report_ctx *ctx, struct out *o)
  * event_bucket, its edges counted in the raw rows of each table that has
  * rows there (report-buckets.c).
  */
-static int events_sql(struct report_ctx *ctx, struct vms_buf *q)
+static int events_sql(struct vms_window *ctx, struct vms_buf *q)
 {
 	struct report_split sp;
 	sqlite3_stmt *st;
@@ -73,7 +73,7 @@ static int events_sql(struct report_ctx *ctx, struct vms_buf *q)
 	for (i = 0; i < sp.nedge; i++) {
 		const struct report_edge *e = &sp.edge[i];
 
-		st = report_prepare(ctx, "SELECT b.tbl, MIN(b.min_seq), MAX(b.max_seq),"
+		st = vms_window_prepare(ctx, "SELECT b.tbl, MIN(b.min_seq), MAX(b.max_seq),"
 				    " (SELECT COUNT(*) FROM pragma_table_info(b.tbl) WHERE name = 'event')"
 				    " FROM event_bucket b WHERE b.tbl <> 'shrink_slab_call'"
 				    " AND b.bucket BETWEEN ?3 AND ?4 GROUP BY b.tbl");
@@ -100,7 +100,7 @@ static int events_sql(struct report_ctx *ctx, struct vms_buf *q)
 	return q->buf ? 0 : vms_error("out of memory");
 }
 
-static int events_table(struct report_ctx *ctx, struct out *o)
+static int events_table(struct vms_window *ctx, struct out *o)
 {
 	struct vms_buf q = { 0 };
 	sqlite3_stmt *st;
@@ -112,7 +112,7 @@ static int events_table(struct report_ctx *ctx, struct out *o)
 		vms_buf_release(&q);
 		return -1;
 	}
-	st = report_prepare(ctx, q.buf);
+	st = vms_window_prepare(ctx, q.buf);
 	vms_buf_release(&q);
 	if (!st)
 		return -1;
@@ -139,10 +139,10 @@ static int events_table(struct report_ctx *ctx, struct out *o)
 	return rc == SQLITE_DONE ? 0 : vms_error("%s", sqlite3_errmsg(ctx->sql));
 }
 
-static int simple_table(struct report_ctx *ctx, struct out *o, const char *name, const char *title,
+static int simple_table(struct vms_window *ctx, struct out *o, const char *name, const char *title,
 			const char *sql, const char *const *cols, int ncols, const char *empty)
 {
-	sqlite3_stmt *st = report_prepare(ctx, sql);
+	sqlite3_stmt *st = vms_window_prepare(ctx, sql);
 	struct table *t;
 	int i, rc;
 
@@ -174,7 +174,7 @@ static int simple_table(struct report_ctx *ctx, struct out *o, const char *name,
 	return rc == SQLITE_DONE ? 0 : vms_error("%s", sqlite3_errmsg(ctx->sql));
 }
 
-int report_summary(struct report_ctx *ctx, struct out *o)
+int report_summary(struct vms_window *ctx, struct out *o)
 {
 	static const char *const lost_cols[] = { "cpu", "events", "source" };
 	static const char *const sysctl_cols[] = { "name", "value" };

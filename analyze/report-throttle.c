@@ -54,9 +54,9 @@ static void free_sleeps(struct sleep *s, int n)
 	free(s);
 }
 
-static int load_sleeps(struct report_ctx *ctx, struct sleep **out, int *n)
+static int load_sleeps(struct vms_window *ctx, struct sleep **out, int *n)
 {
-	sqlite3_stmt *st = report_prepare(ctx, sleeps_sql);
+	sqlite3_stmt *st = vms_window_prepare(ctx, sleeps_sql);
 	struct sleep *s = NULL;
 	int rc, alloc = 0;
 
@@ -101,9 +101,9 @@ static int load_sleeps(struct report_ctx *ctx, struct sleep **out, int *n)
 	return 0;
 }
 
-static int load_vocab(struct report_ctx *ctx, struct vocab **out, int *n)
+static int load_vocab(struct vms_window *ctx, struct vocab **out, int *n)
 {
-	sqlite3_stmt *st = report_prepare(ctx, "SELECT name, value FROM vocab"
+	sqlite3_stmt *st = vms_window_prepare(ctx, "SELECT name, value FROM vocab"
 					  " WHERE domain = 'throttle_reason' AND value <> 0 ORDER BY value");
 	struct vocab *v = NULL;
 	int rc;
@@ -233,7 +233,7 @@ static int make_groups(struct sleep *s, int n, int (*key)(const struct sleep *, 
 			cur->reasons |= p[i]->reason;
 	}
 	for (i = 0; i < ng; i++)
-		qsort(g[i].delays, g[i].n, sizeof(long long), report_cmp_ll);
+		qsort(g[i].delays, g[i].n, sizeof(long long), vms_cmp_ll);
 	free(p);
 	if (!ng)
 		free(d);
@@ -282,9 +282,9 @@ static void delay_cells(struct table *t, const struct group *g)
 {
 	table_int(t, g->n);
 	table_real(t, g->total / 1e3);
-	table_real(t, report_percentile(g->delays, g->n, 50) / 1e3);
-	table_real(t, report_percentile(g->delays, g->n, 90) / 1e3);
-	table_real(t, report_percentile(g->delays, g->n, 99) / 1e3);
+	table_real(t, vms_percentile(g->delays, g->n, 50) / 1e3);
+	table_real(t, vms_percentile(g->delays, g->n, 90) / 1e3);
+	table_real(t, vms_percentile(g->delays, g->n, 99) / 1e3);
 	table_real(t, g->delays[g->n - 1] / 1e3);
 	table_real(t, g->max_timeout / 1e3);
 	table_int(t, g->full);
@@ -300,9 +300,9 @@ static void delay_notes(struct table *t)
 }
 
 /* Kernel release as major * 1000 + minor; 0 when unknown. */
-static int kernel_version(struct report_ctx *ctx, char *rel, size_t len)
+static int kernel_version(struct vms_window *ctx, char *rel, size_t len)
 {
-	sqlite3_stmt *st = report_prepare(ctx, "SELECT kernel_release FROM run");
+	sqlite3_stmt *st = vms_window_prepare(ctx, "SELECT kernel_release FROM run");
 	int maj = 0, min = 0;
 
 	rel[0] = '\0';
@@ -314,15 +314,15 @@ static int kernel_version(struct report_ctx *ctx, char *rel, size_t len)
 	return maj * 1000 + min;
 }
 
-static long long count_of(struct report_ctx *ctx, const char *sql)
+static long long count_of(struct vms_window *ctx, const char *sql)
 {
 	long long v = 0;
 
-	return report_int(ctx, sql, &v) == 0 ? v : 0;
+	return vms_window_int(ctx, sql, &v) == 0 ? v : 0;
 }
 
 /* Say why there are no rows: not in the window, never fired, not traced, or no such event. */
-static void absence_notes(struct report_ctx *ctx, struct table *t, int n_thr, int n_cw)
+static void absence_notes(struct vms_window *ctx, struct table *t, int n_thr, int n_cw)
 {
 	char rel[128];
 	int kv = kernel_version(ctx, rel, sizeof(rel));
@@ -337,7 +337,7 @@ static void absence_notes(struct report_ctx *ctx, struct table *t, int n_thr, in
 
 	if (!n_thr && !n_cw)
 		table_note(t, "no reclaim throttling in the window %.6f .. %.6f s",
-			   report_rel_s(ctx, ctx->from), report_rel_s(ctx, ctx->to));
+			   vms_window_rel_s(ctx, ctx->from), vms_window_rel_s(ctx, ctx->to));
 	if (!n_thr) {
 		if (thr_all)
 			table_note(t, "%s: %lld events in the run, none in the window", THROTTLED, thr_all);
@@ -372,7 +372,7 @@ static void absence_notes(struct report_ctx *ctx, struct table *t, int n_thr, in
 	}
 }
 
-static int reason_table(struct report_ctx *ctx, struct out *o, struct sleep *s, int n,
+static int reason_table(struct vms_window *ctx, struct out *o, struct sleep *s, int n,
 			const struct vocab *v, int nv)
 {
 	struct table *t = table_new("throttle", "by-reason", "Reclaim throttling by reason");
@@ -470,7 +470,7 @@ static int task_table(struct out *o, struct sleep *s, int n, const struct vocab 
 	return 0;
 }
 
-int report_throttle(struct report_ctx *ctx, struct out *o)
+int report_throttle(struct vms_window *ctx, struct out *o)
 {
 	struct sleep *s = NULL;
 	struct vocab *v = NULL;

@@ -12,7 +12,7 @@
 #include "report.h"
 #include "vmstat-metrics.h"
 
-static int counter_table(struct report_ctx *ctx, struct out *o, const struct vmstat_metrics *m)
+static int counter_table(struct vms_window *ctx, struct out *o, const struct vmstat_metrics *m)
 {
 	struct table *t = table_new("vmstat", "vmstat", "Reclaim counters (/proc/vmstat deltas)");
 	int i;
@@ -38,8 +38,8 @@ static int counter_table(struct report_ctx *ctx, struct out *o, const struct vms
 			table_note(t, "%s: '%s' is not in this kernel's /proc/vmstat", x->label, x->missing);
 	}
 	table_note(t, "every counter in a formula is its delta between the vmstat samples bracketing "
-		   "%.3f s .. %.3f s of the run (T = %.3f s)", report_rel_s(ctx, ctx->from),
-		   report_rel_s(ctx, ctx->to), m->span);
+		   "%.3f s .. %.3f s of the run (T = %.3f s)", vms_window_rel_s(ctx, ctx->from),
+		   vms_window_rel_s(ctx, ctx->to), m->span);
 	table_note(t, "pgscan/pgsteal_kswapd|direct count global reclaim only; memcg limit reclaim "
 		   "shows in pgscan_anon/file (5.8+) and in the memcg's memory.stat");
 	out_table(o, t);
@@ -48,7 +48,7 @@ static int counter_table(struct report_ctx *ctx, struct out *o, const struct vms
 }
 
 /* Without counters: the same quantities as far as the trace can give them. */
-static int trace_table(struct report_ctx *ctx, struct out *o, const struct vmstat_metrics *m)
+static int trace_table(struct vms_window *ctx, struct out *o, const struct vmstat_metrics *m)
 {
 	struct table *t = table_new("vmstat", "trace",
 				    "Reclaim from the trace (no /proc/vmstat samples in this run)");
@@ -80,7 +80,7 @@ static int trace_table(struct report_ctx *ctx, struct out *o, const struct vmsta
 	return 0;
 }
 
-int report_vmstat(struct report_ctx *ctx, struct out *o)
+int report_vmstat(struct vms_window *ctx, struct out *o)
 {
 	struct vmstat_metrics m;
 

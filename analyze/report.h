@@ -18,68 +18,39 @@
 
 #include <sqlite3.h>
 
-#include "table.h"
-
-struct vms_db;
-
-struct report_ctx {
-	struct vms_db *db;
-	sqlite3 *sql;
-	long long run_start, run_end;	/* first and last event, ns (0 when no events) */
-	long long from, to;		/* the window analysed, ns on the trace clock */
-	int has_counters;		/* the run has vmstat counter samples */
-	long long origin, bucket_ns;	/* derive_info: start of bucket 0, bucket width (ns) */
-};
+#include "vms-table.h"
+#include "vms-window.h"
 
 struct report_section {
 	const char *name;
-	int (*fn)(struct report_ctx *ctx, struct out *o);
+	int (*fn)(struct vms_window *ctx, struct out *o);
 	const char *summary;
 };
 
 extern const struct report_section report_sections[];
 extern const int report_nsections;
 
-int report_summary(struct report_ctx *ctx, struct out *o);
-int report_episodes(struct report_ctx *ctx, struct out *o);
-int report_vmstat(struct report_ctx *ctx, struct out *o);
-int report_ratio(struct report_ctx *ctx, struct out *o);
-int report_refaults(struct report_ctx *ctx, struct out *o);
-int report_kswapd_failures(struct report_ctx *ctx, struct out *o);
-int report_throttle(struct report_ctx *ctx, struct out *o);
-int report_shrinkers(struct report_ctx *ctx, struct out *o);
-int report_audit(struct report_ctx *ctx, struct out *o);
+int report_summary(struct vms_window *ctx, struct out *o);
+int report_episodes(struct vms_window *ctx, struct out *o);
+int report_vmstat(struct vms_window *ctx, struct out *o);
+int report_ratio(struct vms_window *ctx, struct out *o);
+int report_refaults(struct vms_window *ctx, struct out *o);
+int report_kswapd_failures(struct vms_window *ctx, struct out *o);
+int report_throttle(struct vms_window *ctx, struct out *o);
+int report_shrinkers(struct vms_window *ctx, struct out *o);
+int report_audit(struct vms_window *ctx, struct out *o);
 
 /* --- helpers shared by the sections (report-util.c) --- */
 
-/*
- * Set ctx->sql, the run's bounds (first and last event or counter sample,
- * whichever is earlier/later), has_counters, and the window [from, to] from
- * seconds after the start (the whole run when not given). ctx->db must be
- * open. Callers check the window against the run themselves.
- */
-void report_ctx_window(struct report_ctx *ctx, double from_s, double to_s, int has_from,
-		       int has_to);
-
-/* Prepare @sql and bind ?1 = ctx->from, ?2 = ctx->to. Return: statement or NULL (vms_error set). */
-sqlite3_stmt *report_prepare(struct report_ctx *ctx, const char *sql);
-/* First column of the first row as an integer; Return: 0, 1 when no row/NULL, -1 on error. */
-int report_int(struct report_ctx *ctx, const char *sql, long long *out);
-/* qsort() comparison of long longs, ascending. */
-int report_cmp_ll(const void *a, const void *b);
-/* Nearest rank: the value of rank ceil(p * n / 100) of @v (n > 0) sorted ascending. */
-long long report_percentile(const long long *v, int n, int p);
-/* Seconds from the start of the run for an absolute ns timestamp. */
-double report_rel_s(const struct report_ctx *ctx, long long ts);
 /*
  * Delta of a counter over the window: last sample at or before ctx->to minus
  * the last at or before ctx->from (the first sample when none before).
  * Return: 0 with *delta, 1 when the counter was not sampled, -1 on error.
  */
-int report_counter_delta(struct report_ctx *ctx, const char *source, const char *scope,
+int report_counter_delta(struct vms_window *ctx, const char *source, const char *scope,
 			 const char *name, long long *delta);
 /* Seconds between the two samples report_counter_delta() uses (0 when unknown). */
-double report_counter_span(struct report_ctx *ctx, const char *source);
+double report_counter_span(struct vms_window *ctx, const char *source);
 
 /* --- windows over the derived rollups (report-buckets.c) --- */
 
@@ -100,24 +71,24 @@ struct report_split {
  * database made before them) and set ctx->origin and ctx->bucket_ns.
  * Return: 0, or -1 with vms_error set.
  */
-int report_derived(struct report_ctx *ctx);
+int report_derived(struct vms_window *ctx);
 /* Split [from, to] (ns) into whole buckets and raw edges. */
-void report_split(const struct report_ctx *ctx, long long from, long long to, struct report_split *s);
+void report_split(const struct vms_window *ctx, long long from, long long to, struct report_split *s);
 /* The seq range of @tbl's rows in buckets b_lo..b_hi. Return: 0, 1 when none, -1 on error. */
-int report_seq_range(struct report_ctx *ctx, const char *tbl, long long b_lo, long long b_hi,
+int report_seq_range(struct vms_window *ctx, const char *tbl, long long b_lo, long long b_hi,
 		     long long *lo, long long *hi);
 /*
  * The seq range that holds every row of @tbl with from <= ts <= to (and maybe
  * others around them: filter on ts too). Return: 0, 1 when none, -1 on error.
  */
-int report_ts_seq_range(struct report_ctx *ctx, const char *tbl, long long from, long long to,
+int report_ts_seq_range(struct vms_window *ctx, const char *tbl, long long from, long long to,
 			long long *lo, long long *hi);
 /*
  * Prepare @sql for the raw rows of @tbl in edge @e: ?1, ?2 the edge's ts
  * range, ?3, ?4 the seq (rowid) range of its buckets. Return: statement, or
  * NULL with *empty set when the edge has no rows of @tbl, or NULL on error.
  */
-sqlite3_stmt *report_prepare_edge(struct report_ctx *ctx, const char *sql, const char *tbl,
+sqlite3_stmt *report_prepare_edge(struct vms_window *ctx, const char *sql, const char *tbl,
 				  const struct report_edge *e, int *empty);
 
 #endif

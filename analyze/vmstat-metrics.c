@@ -19,7 +19,7 @@
 
 #include "vms.h"
 #include "vmstat-metrics.h"
-#include "../lib/strmap.h"
+#include "vms-strmap.h"
 
 struct deltas {
 	struct strmap map;	/* counter name -> long long * delta */
@@ -27,9 +27,9 @@ struct deltas {
 	int samples;		/* counters found in both samples */
 };
 
-static int load_deltas(struct report_ctx *ctx, struct deltas *d)
+static int load_deltas(struct vms_window *ctx, struct deltas *d)
 {
-	sqlite3_stmt *st = report_prepare(ctx,
+	sqlite3_stmt *st = vms_window_prepare(ctx,
 		"WITH ids AS (SELECT"
 		" COALESCE((SELECT id FROM counter_sample WHERE source = 'vmstat' AND scope = ''"
 		"           AND ts <= ?1 ORDER BY ts DESC LIMIT 1),"
@@ -138,7 +138,7 @@ static void add_delta(struct vmstat_metrics *out, const struct deltas *d, const 
 	add(out, label, name, VMSTAT_COUNT, have, (double)v, name);
 }
 
-int vmstat_counter_metrics(struct report_ctx *ctx, struct vmstat_metrics *out)
+int vmstat_counter_metrics(struct vms_window *ctx, struct vmstat_metrics *out)
 {
 	long long sk = 0, sd = 0, rk = 0, rd = 0, a = 0, b = 0, x = 0, k2 = 0, p2 = 0;
 	const char *miss;
@@ -235,7 +235,7 @@ int vmstat_counter_metrics(struct report_ctx *ctx, struct vmstat_metrics *out)
  * Add the mm_vmscan_lru_shrink_inactive sums of buckets b_lo..b_hi
  * (inactive_bucket), or with @e of that edge's raw rows, to @v.
  */
-static int sum_inactive(struct report_ctx *ctx, const struct report_edge *e, long long b_lo,
+static int sum_inactive(struct vms_window *ctx, const struct report_edge *e, long long b_lo,
 			long long b_hi, long long v[2][4])
 {
 	sqlite3_stmt *st;
@@ -249,7 +249,7 @@ static int sum_inactive(struct report_ctx *ctx, const struct report_edge *e, lon
 			" FROM mm_vmscan_lru_shrink_inactive s" TASK_COMM
 			" WHERE s.ts BETWEEN ?1 AND ?2 AND s.seq BETWEEN ?3 AND ?4 GROUP BY who",
 			"mm_vmscan_lru_shrink_inactive", e, &empty);
-	else if ((st = report_prepare(ctx,
+	else if ((st = vms_window_prepare(ctx,
 			"SELECT " WHO ", SUM(s.nr_scanned), SUM(s.nr_reclaimed), SUM(s.scanned_anon),"
 			" SUM(s.scanned_file) FROM inactive_bucket s" TASK_COMM
 			" WHERE s.bucket BETWEEN ?3 AND ?4 GROUP BY who"))) {
@@ -268,7 +268,7 @@ static int sum_inactive(struct report_ctx *ctx, const struct report_edge *e, lon
 						  sqlite3_errmsg(ctx->sql));
 }
 
-int vmstat_trace_metrics(struct report_ctx *ctx, struct vmstat_metrics *out)
+int vmstat_trace_metrics(struct vms_window *ctx, struct vmstat_metrics *out)
 {
 	static const char *const labels[2][5] = {
 		{ "Trace: kswapd pages scanned", "Trace: kswapd pages reclaimed",

@@ -55,8 +55,8 @@ struct vmstat_metrics {
  * samples (an imported trace) every metric is unavailable with @missing NULL
  * and has_samples is 0. Return: 0, -1 on error.
  */
-int vmstat_counter_metrics(struct report_ctx *ctx, struct vmstat_metrics *out);
+int vmstat_counter_metrics(struct vms_window *ctx, struct vmstat_metrics *out);
 /* Return: 0, -1 on error. */
-int vmstat_trace_metrics(struct report_ctx *ctx, struct vmstat_metrics *out);
+int vmstat_trace_metrics(struct vms_window *ctx, struct vmstat_metrics *out);
 
 #endif

@@ -16,7 +16,7 @@
 
 #include <sqlite3.h>
 
-#include "strmap.h"
+#include "vms-strmap.h"
 
 struct vms_db;
 struct vms_episodes;

@@ -403,7 +403,7 @@ int vms_derive(struct vms_db *db, int temp)
 			return -1;
 		rc = -1;
 	}
-	/* the start of the run as report_ctx_window() counts it */
+	/* the start of the run as vms_window_open() counts it */
 	d.origin = query_ll(&d, "SELECT start_ts FROM run");
 	end = query_ll(&d, "SELECT end_ts FROM run");
 	counters = query_ll(&d, "SELECT MIN(ts) FROM counter_sample");

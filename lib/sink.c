@@ -20,7 +20,7 @@
 #include <sqlite3.h>
 
 #include "vms.h"
-#include "strmap.h"
+#include "vms-strmap.h"
 
 #define COMMON_COLUMNS 4	/* seq, ts, cpu, pid */
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "strmap.h"
+#include "vms-strmap.h"
 
 static unsigned long hash_bytes(const char *s, size_t len)
 {

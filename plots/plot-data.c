@@ -63,7 +63,7 @@ void plot_sanitize(char *dst, size_t size, const char *src)
 int plot_run_open(struct plot_run *r, const char *path, double from_s, double to_s,
 		  int has_from, int has_to)
 {
-	struct report_ctx *ctx = &r->ctx;
+	struct vms_window *ctx = &r->ctx;
 	const char *base = strrchr(path, '/');
 	long long v;
 
@@ -73,8 +73,11 @@ int plot_run_open(struct plot_run *r, const char *path, double from_s, double to
 	ctx->db = vms_db_open(path, VMS_OPEN_READONLY);
 	if (!ctx->db)
 		return -1;
-	report_ctx_window(ctx, from_s, to_s, has_from, has_to);	/* as `vmscope report` */
-	if (report_int(ctx, "SELECT page_size FROM run", &v) == 0 && v > 0)
+	if (vms_window_open(ctx, from_s, to_s, has_from, has_to)) {	/* as `vmscope report` */
+		plot_run_close(r);
+		return -1;
+	}
+	if (vms_window_int(ctx, "SELECT page_size FROM run", &v) == 0 && v > 0)
 		r->page_size = v;
 	if (ctx->to < ctx->from) {
 		vms_error("--to %.3f is before --from %.3f", to_s, from_s);
@@ -94,7 +97,7 @@ void plot_run_close(struct plot_run *r)
 
 static double rel(const struct plot_run *r, long long ts)
 {
-	return report_rel_s(&r->ctx, ts);
+	return vms_window_rel_s(&r->ctx, ts);
 }
 
 static double mib(const struct plot_run *r, long long pages)
@@ -254,7 +257,7 @@ static sqlite3_stmt *samples_query(struct plot_run *r, const char *source,
 	if (vms_buf_addf(&sql, " FROM counter_sample s WHERE s.source = ?3 AND s.scope = ''"
 			 " AND s.ts BETWEEN ?1 AND ?2 ORDER BY s.ts, s.id"))
 		return NULL;
-	st = report_prepare(&r->ctx, sql.buf);
+	st = vms_window_prepare(&r->ctx, sql.buf);
 	vms_buf_release(&sql);
 	if (!st)
 		return NULL;
@@ -472,7 +475,7 @@ static int lru_run(struct plot_job *job, int i)
 	sqlite3_finalize(st);
 
 	/* free pages against the watermarks, every zone of every node added up */
-	st = report_prepare(&r->ctx,
+	st = vms_window_prepare(&r->ctx,
 		"SELECT s.ts,"
 		" SUM(CASE WHEN v.name = 'free' THEN v.value END),"
 		" SUM(CASE WHEN v.name = 'min' THEN v.value END),"
@@ -608,7 +611,7 @@ static int scan_run(struct plot_job *job, const struct bins *b, int i)
 
 	if (!v)
 		return vms_error("out of memory");
-	st = report_prepare(&r->ctx,
+	st = vms_window_prepare(&r->ctx,
 		"SELECT (ts - ?1) / ?3, pid IN " KSWAPD_PIDS ", COALESCE(reclaim_flags, 2) & 1,"
 		" SUM(nr_scanned), SUM(nr_reclaimed), COUNT(*)"
 		" FROM mm_vmscan_lru_shrink_inactive WHERE ts BETWEEN ?1 AND ?2 GROUP BY 1, 2, 3");
@@ -762,7 +765,7 @@ static int shrinker_cmp(const void *pa, const void *pb)
 static int shrinkers_read(struct plot_job *job, const struct bins *b, struct shrinkers *set, int i)
 {
 	struct plot_run *r = job->run[i];
-	sqlite3_stmt *st = report_prepare(&r->ctx,
+	sqlite3_stmt *st = vms_window_prepare(&r->ctx,
 		"SELECT shrink, (start_ts - ?1) / ?3,"
 		" SUM(CASE WHEN end_ts IS NOT NULL THEN MAX(total_scan - COALESCE(left_unscanned, 0), 0)"
 		" END), SUM(freed)"
@@ -872,7 +875,7 @@ static int write_shrinkers(struct plot_job *job)
  */
 static void task_label(struct plot_run *r, int pid, char *dst, size_t size)
 {
-	sqlite3_stmt *st = report_prepare(&r->ctx, "SELECT comm FROM task WHERE pid = ?3"
+	sqlite3_stmt *st = vms_window_prepare(&r->ctx, "SELECT comm FROM task WHERE pid = ?3"
 					  " ORDER BY comm = '<...>', events DESC, last_ts DESC LIMIT 1");
 	char comm[PLOT_LABEL_MAX + 1], buf[PLOT_LABEL_MAX + 24];
 
@@ -918,7 +921,7 @@ struct stalls {
 static int stalls_read(struct plot_run *r, struct stalls *s)
 {
 	/* reclaim calls that began in the window and ended; throttling in the window */
-	sqlite3_stmt *st = report_prepare(&r->ctx,
+	sqlite3_stmt *st = vms_window_prepare(&r->ctx,
 		"SELECT CASE kind WHEN 'direct' THEN 0 WHEN 'node' THEN 2 ELSE 1 END, pid,"
 		" duration_ns / 1e3 FROM reclaim_interval"
 		" WHERE begin_ts BETWEEN ?1 AND ?2 AND duration_ns IS NOT NULL"
@@ -1121,7 +1124,7 @@ static int kswapd_run(struct plot_job *job, int i, int *y, int max_rows)
 		return -1;
 
 	/* the nodes: from the kswapd events and the zoneinfo samples */
-	st = report_prepare(&r->ctx,
+	st = vms_window_prepare(&r->ctx,
 		"SELECT nid FROM (SELECT COALESCE(nid, 0) AS nid FROM mm_vmscan_kswapd_wake"
 		" UNION SELECT COALESCE(nid, 0) FROM mm_vmscan_kswapd_sleep"
 		" UNION SELECT CAST(substr(scope, 5) AS INTEGER) FROM counter_sample"
@@ -1133,10 +1136,10 @@ static int kswapd_run(struct plot_job *job, int i, int *y, int max_rows)
 		nodes[nnodes++] = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	st = NULL;
-	judged = report_int(&r->ctx, "SELECT 1 FROM mm_vmscan_lru_shrink_inactive LIMIT 1", &v) == 0;
+	judged = vms_window_int(&r->ctx, "SELECT 1 FROM mm_vmscan_lru_shrink_inactive LIMIT 1", &v) == 0;
 
 	/* the reclaim calls per (kind, task), longest total first */
-	st = report_prepare(&r->ctx, reclaim_sql);
+	st = vms_window_prepare(&r->ctx, reclaim_sql);
 	if (!st)
 		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -1211,7 +1214,7 @@ static int kswapd_run(struct plot_job *job, int i, int *y, int max_rows)
 		    " when it reclaimed, -1 when unknown (run unfinished, or no"
 		    " mm_vmscan_lru_shrink_inactive event in the whole run%s)",
 		    judged ? "" : ", as here");
-	st = report_prepare(&r->ctx,
+	st = vms_window_prepare(&r->ctx,
 		"SELECT COALESCE(nid, 0), wake_ts, sleep_ts, COALESCE(wake_ts, 0),"
 		" COALESCE(sleep_ts, " NO_END "),"
 		" (SELECT COALESCE(SUM(nr_reclaimed), 0) FROM mm_vmscan_lru_shrink_inactive l"
@@ -1292,7 +1295,7 @@ static int kswapd_run(struct plot_job *job, int i, int *y, int max_rows)
 	/* block 3: node_unreclaimable from /proc/zoneinfo */
 	dat_block(&d, "node_unreclaimable: from each /proc/zoneinfo read showing it (any zone of"
 		  " the node) to the next read", "y t0_s t1_s");
-	st = report_prepare(&r->ctx,
+	st = vms_window_prepare(&r->ctx,
 		"SELECT CAST(substr(s.scope, 5) AS INTEGER) AS nid, s.ts, MAX(v.value)"
 		" FROM counter_sample s JOIN counter_value v ON v.sample = s.id"
 		" WHERE s.source = 'zoneinfo' AND s.scope LIKE 'node%/%'"
@@ -1348,7 +1351,7 @@ static int kswapd_run(struct plot_job *job, int i, int *y, int max_rows)
 		  "y t0_s t1_s kind");
 	dat_comment(&d, "kind: 1 direct, 2 memcg, 3 memcg_softlimit, 4 node; a call cut by the"
 		    " start or end of the trace runs from or to it");
-	st = report_prepare(&r->ctx, reclaim_sql);
+	st = vms_window_prepare(&r->ctx, reclaim_sql);
 	if (!st)
 		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -1418,7 +1421,7 @@ static int replay_run(struct plot_job *job, int i)
 	int npol = 0, nbins, b, k, rc = -1;
 	double binw;
 
-	if (report_int(&r->ctx, "SELECT COUNT(*) FROM replay_result", &n) || n == 0)
+	if (vms_window_int(&r->ctx, "SELECT COUNT(*) FROM replay_result", &n) || n == 0)
 		return vms_error("'%s' has no replay results: run 'vmscope replay %s' first",
 				 r->path, r->path);
 	if (sqlite3_prepare_v2(r->ctx.sql, "SELECT policy FROM replay_result GROUP BY policy"
@@ -1441,7 +1444,7 @@ static int replay_run(struct plot_job *job, int i)
 		vms_error("out of memory");
 		goto out;
 	}
-	st = report_prepare(&r->ctx, "SELECT CAST((d.ts - ?1) / ?3 AS INT), r.policy,"
+	st = vms_window_prepare(&r->ctx, "SELECT CAST((d.ts - ?1) / ?3 AS INT), r.policy,"
 			    " SUM(r.agrees = 0), COUNT(DISTINCT r.decision)"
 			    " FROM replay_result r JOIN decision d ON d.id = r.decision"
 			    " WHERE d.ts BETWEEN ?1 AND ?2 GROUP BY 1, 2");

@@ -29,7 +29,7 @@
 #define VMS_PLOTS_PLOT_H
 
 #include "vms.h"
-#include "report.h"
+#include "vms-window.h"
 
 enum plot_format { PLOT_PNG, PLOT_SVG, PLOT_TXT };
 
@@ -37,7 +37,7 @@ enum plot_format { PLOT_PNG, PLOT_SVG, PLOT_TXT };
 #define PLOT_LABEL_MAX 40
 
 struct plot_run {
-	struct report_ctx ctx;		/* database and window (ns on the trace clock) */
+	struct vms_window ctx;		/* database and window (ns on the trace clock) */
 	const char *path;		/* database as given; borrowed */
 	char label[PLOT_LABEL_MAX + 1];	/* sanitized run name for legends */
 	char tag;			/* 'A' or 'B': prefix of row labels when comparing */

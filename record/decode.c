@@ -25,7 +25,7 @@
 #include "vms.h"
 #include "decode.h"
 #include "text.h"
-#include "../lib/strmap.h"
+#include "vms-strmap.h"
 
 enum field_kind {
 	FK_NUM,		/* integer read from the record */

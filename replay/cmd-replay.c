@@ -14,7 +14,7 @@
 #include "vms.h"
 #include "cli.h"
 #include "replay.h"
-#include "table.h"
+#include "vms-table.h"
 
 static const char replay_usage[] =
 	"usage: vmscope replay DB [--policy P]... [options]\n"

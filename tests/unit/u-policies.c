@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "vms.h"
-#include "replay.h"
+#include "../../replay/replay.h"
 #include "tap.h"
 
 extern const struct vms_policy policy_v6_18, policy_v4_12_actual_reclaim,

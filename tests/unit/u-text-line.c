@@ -13,7 +13,7 @@
  */
 #include <stdint.h>
 
-#include "text.h"
+#include "../../record/text.h"
 #include "tap.h"
 
 static enum text_line_kind parse(const char *line, struct text_line *tl, const char **why)

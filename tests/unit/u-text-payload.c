@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 
-#include "text.h"
+#include "../../record/text.h"
 #include "tap.h"
 
 struct collect {

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "vms.h"
-#include "table.h"
+#include "vms-table.h"
 
 enum cell_kind { CELL_NULL, CELL_INT, CELL_REAL, CELL_TEXT };
 
