@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "vms.h"
-#include "replay.h"
+#include "../../replay/replay.h"
 #include "tap.h"
 
 enum { Q_SCAN, Q_DEACT_FILE, Q_DEACT_ANON, Q_SLAB, Q_RETRY };
