@@ -121,6 +121,7 @@ CMD_OBJS += replay/cmd-replay.o
 
 UNIT_TESTS = tests/unit/u-text-line tests/unit/u-text-payload tests/unit/u-json tests/unit/u-policies
 UNIT_TESTS += tests/unit/u-evaluate
+UNIT_TESTS += tests/unit/u-window
 
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 
@@ -184,6 +185,11 @@ bench: all samples
 	@sh bench/replay-bench.sh
 	@sh bench/report-bench.sh
 
+# Mutation smoke (tests/README.md): each tests/mutate/mutations.txt bug in a
+# scratch copy, with the tests named for it; MUTATE="ID ..." runs a few.
+mutate: all $(UNIT_TESTS) samples
+	@python3 tests/mutate/mutate.py $(MUTATE)
+
 deps:
 	@sh scripts/install-deps.sh
 
@@ -205,5 +211,6 @@ clean:
 	rm -rf tests/trash
 
 .PHONY: all lib samples test-tools check demo test-run demo-run test test-mem bench deps install uninstall clean
+.PHONY: mutate
 
 -include $(shell find . -name '*.d' 2>/dev/null)

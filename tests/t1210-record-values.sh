@@ -31,6 +31,7 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'events are stored on the CPU tha
 		JOIN task t ON t.pid = e.pid WHERE t.comm = \"cat\" GROUP BY e.pid ORDER BY MIN(e.ts)" > got
 	printf "1|1|1\n0|0|1\n" > want
 	test_cmp want got
+	assert_eq "$(sql cpu.db "SELECT cpus FROM run")" "$(getconf _NPROCESSORS_CONF)" "run.cpus"
 	assert_eq "$(sql cpu.db "SELECT COUNT(DISTINCT cpu) FROM mm_vmscan_lru_shrink_inactive
 		WHERE pid IN (SELECT pid FROM task WHERE comm = \"cat\")")" 2 "CPUs of the cat scans"
 '

@@ -149,7 +149,11 @@ test_expect_success SQLITE3 'vmstat with counters: deltas between the samples at
 	Pages scanned by other reclaim (memcg limit),50
 	EOF
 	test_cmp want got &&
-	grep -x "Elapsed (T),2.00,s between the two samples" vm.csv
+	grep -x "Elapsed (T),2.00,s between the two samples" vm.csv &&
+	# the counter view (schema/005-counters.sql): one row per sample and name
+	assert_eq "$(sql c.db "SELECT ts, ts_end, source, scope, name, value FROM counter
+		WHERE name = '\''pgsteal_direct'\'' ORDER BY ts")" "1000000000|1000000100|vmstat||pgsteal_direct|1000
+3000000000|3000000100|vmstat||pgsteal_direct|1050"
 '
 
 test_done
