@@ -149,12 +149,13 @@ def main():
         rc, out = run(c[0], tree, env=c[1])
         if rc:
             failing.append(name)
-            if args.verbose:
-                print(out[-2000:])
+            fails = [l for l in out.splitlines() if l.startswith(('not ok', '#   '))
+                     and not l.startswith('#   + ')]
+            print('\n'.join('# %s: %s' % (name, l) for l in fails[-25:]))
     print('# %d tests pass on the unmutated copy (%.0f s)' % (len(names) - len(failing),
                                                           time.time() - started), flush=True)
     if failing:
-        print('these tests fail without any mutation: %s (-v shows why)' % ' '.join(failing))
+        print('these tests fail without any mutation: %s' % ' '.join(failing))
         shutil.rmtree(scratch, ignore_errors=True)
         return 2
     killed, survived, stale, broken = [], [], [], []
