@@ -17,23 +17,33 @@ drop_cache() {
 test_expect_success ROOT,TRACEFS,MEMCG 'set up a memcg and a file larger than its limit' '
 	mkdir -p "$CG"
 	test_cleanup "rmdir $CG"
-	echo $((32 * 1024 * 1024)) > "$CG/memory.limit_in_bytes"
-	dd if=/dev/urandom of=big bs=1M count=48 status=none
+	echo $((16 * 1024 * 1024)) > "$CG/memory.limit_in_bytes"
+	dd if=/dev/urandom of=big bs=1M count=64 status=none
 '
 
 test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'events are stored on the CPU that traced them (workloads pinned with taskset)' '
+	# two readers in the memcg, pinned to CPU 1 and then CPU 0, each writing
+	# its pid first (task.comm is not needed: pids are reused quickly here)
+	cat > readers.sh <<-\EOF
+	echo $$ > "$1/cgroup.procs"
+	taskset -c 1 sh -c "echo \$\$ > pid1; exec cat big > /dev/null"
+	dd if=big iflag=nocache count=0 status=none
+	taskset -c 0 sh -c "echo \$\$ > pid0; exec cat big > /dev/null"
+	EOF
 	drop_cache
-	vmscope record -q -o cpu.db -m $CG -- sh -c "echo \$\$ > $CG/cgroup.procs;
-		taskset -c 1 cat big > /dev/null; taskset -c 0 cat big > /dev/null"
-	# memcg limit reclaim runs in the charging task: the first cat reclaims
-	# on CPU 1 only, the second on CPU 0 only
-	sql cpu.db "SELECT MIN(e.cpu), MAX(e.cpu), COUNT(*) > 0 FROM mm_vmscan_memcg_reclaim_begin e
-		JOIN task t ON t.pid = e.pid WHERE t.comm = \"cat\" GROUP BY e.pid ORDER BY MIN(e.ts)" > got
+	vmscope record -q -o cpu.db -m $CG -- sh readers.sh $CG
+	# memcg limit reclaim runs in the charging task: the first reader
+	# reclaims on CPU 1 only, the second on CPU 0 only (64 MiB read through a
+	# 16 MiB limit, the file dropped from the page cache in between)
+	for c in 1 0; do
+		sql cpu.db "SELECT MIN(cpu), MAX(cpu), COUNT(*) > 0 FROM mm_vmscan_memcg_reclaim_begin
+			WHERE pid = $(cat pid$c)" || exit 1
+	done > got
 	printf "1|1|1\n0|0|1\n" > want
 	test_cmp want got
-	assert_eq "$(sql cpu.db "SELECT cpus FROM run")" "$(getconf _NPROCESSORS_CONF)" "run.cpus"
 	assert_eq "$(sql cpu.db "SELECT COUNT(DISTINCT cpu) FROM mm_vmscan_lru_shrink_inactive
-		WHERE pid IN (SELECT pid FROM task WHERE comm = \"cat\")")" 2 "CPUs of the cat scans"
+		WHERE pid IN ($(cat pid1), $(cat pid0))")" 2 "CPUs of the readers scans"
+	assert_eq "$(sql cpu.db "SELECT cpus FROM run")" "$(getconf _NPROCESSORS_CONF)" "run.cpus"
 '
 
 test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'zoneinfo: every zone s free pages stored, as /proc/vmstat counts them' '
