@@ -153,6 +153,8 @@ UNIT_TESTS += tests/unit/u-parse-options
 UNIT_TESTS += tests/unit/u-sim
 UNIT_TESTS += tests/unit/u-policies-4 tests/unit/u-discriminate
 UNIT_TESTS += tests/unit/u-import-lib
+UNIT_TESTS += tests/unit/u-evaluate
+UNIT_TESTS += tests/unit/u-window
 
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 
@@ -220,6 +222,11 @@ bench: all samples
 	@sh bench/replay-bench.sh
 	@sh bench/report-bench.sh
 
+# Mutation smoke (tests/README.md): each tests/mutate/mutations.txt bug in a
+# scratch copy, with the tests named for it; MUTATE="ID ..." runs a few.
+mutate: all $(UNIT_TESTS) samples
+	@python3 tests/mutate/mutate.py $(MUTATE)
+
 deps:
 	@sh scripts/install-deps.sh
 
@@ -241,5 +248,6 @@ clean:
 	rm -rf tests/trash
 
 .PHONY: all lib samples test-tools check demo test-run demo-run test test-mem bench deps install uninstall clean
+.PHONY: mutate
 
 -include $(shell find . -name '*.d' 2>/dev/null)

@@ -186,12 +186,13 @@ test_expect_success ROOT,TRACEFS 'a recording that ends first stops the command;
 '
 
 test_expect_success 'usage errors exit 2' '
-	rc=0; vmscope record 2>/dev/null || rc=$?; assert_eq "$rc" 2 &&
-	rc=0; vmscope record -o x.db -d abc 2>/dev/null || rc=$?; assert_eq "$rc" 2 &&
-	rc=0; vmscope record -o x.db -b 12x 2>/dev/null || rc=$?; assert_eq "$rc" 2 &&
-	rc=0; vmscope record -o x.db --interval 0 2>/dev/null || rc=$?; assert_eq "$rc" 2 &&
-	rc=0; vmscope record -o x.db --bogus 2>/dev/null || rc=$?; assert_eq "$rc" 2 &&
-	rc=0; vmscope record --recover x.db -o y.db 2>/dev/null || rc=$?; assert_eq "$rc" 2 &&
+	for args in "" "-o x.db -d abc" "-o x.db -b 12x" "-o x.db --interval 0" "-o x.db --bogus" \
+		    "--recover x.db -o y.db"; do
+		rc=0
+		vmscope record $args 2>/dev/null || rc=$?
+		assert_eq "$rc" 2 "exit status of vmscope record $args" || exit 1
+	done
+	test ! -e x.db
 	vmscope record --help | grep -q "^usage: vmscope record"
 '
 

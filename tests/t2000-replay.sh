@@ -186,6 +186,24 @@ test_expect_success SQLITE3 'the example plugin loads with parameters and decide
 	assert_eq "$(answer "$SRC_DIR/samples/policies/refault-guard.so:threshold=100" scan_balance differs)" 1
 '
 
+test_expect_success SQLITE3 'the plugin decides by its threshold: two thresholds, two answers' '
+	# with vm.swappiness 0 the baseline scans file only (fraction_anon 0), as
+	# the kernel did: it never differs. threshold 10 < 50 refaults in pass 2:
+	# the plugin scans anon and file 1:1 and differs there, with inactive
+	# anon 50000>>12 = 12 pages at stake; threshold 100 > 50: it defers to
+	# the baseline and differs nowhere
+	cp run.db s0.db
+	sql s0.db "UPDATE sysctl SET value = 0 WHERE name = \"vm.swappiness\""
+	guard="$SRC_DIR/samples/policies/refault-guard.so"
+	vmscope replay s0.db --policy "$guard:threshold=10" --format json > out.json
+	assert_eq "$(answer v6.18 scan_balance differs)" 0 "baseline, swappiness 0"
+	assert_eq "$(answer "$guard:threshold=10" scan_balance differs)" 1 "threshold 10"
+	assert_eq "$(answer "$guard:threshold=10" scan_balance "pages at stake")" 12 "threshold 10"
+	assert_eq "$(sql s0.db "SELECT kernel, policy_answer FROM replay_result WHERE policy LIKE \"%threshold=10\" AND agrees = 0")" "file|anon+file"
+	vmscope replay s0.db --policy "$guard:threshold=100" --format json > out.json
+	assert_eq "$(answer "$guard:threshold=100" scan_balance differs)" 0 "threshold 100"
+'
+
 test_expect_success SQLITE3 'broken plugins and bad parameters fail clearly' '
 	cat > nosym.c <<-EOC
 	int something_else = 1;

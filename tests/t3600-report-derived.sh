@@ -187,4 +187,21 @@ test_expect_success SQLITE3 'bundled sample databases are of this schema version
 	done
 '
 
+test_expect_success SQLITE3 'kswapd_interval: a re-wake counts twice, in the view and in the table' '
+	# node 0: woken at 1.0 s, again at 1.1 s (order 3) before sleeping at
+	# 1.2 s: one interval of 200 ms with 2 wakes; then 2.0 .. 2.5 s, 1 wake
+	cat > kw.txt <<-\EOF &&
+	         kswapd0-50      [000] .....     1.000000: mm_vmscan_kswapd_wake: nid=0 order=0
+	         kswapd0-50      [000] .....     1.100000: mm_vmscan_kswapd_wake: nid=0 order=3
+	         kswapd0-50      [000] .....     1.200000: mm_vmscan_kswapd_sleep: nid=0
+	         kswapd0-50      [000] .....     2.000000: mm_vmscan_kswapd_wake: nid=0 order=0
+	         kswapd0-50      [000] .....     2.500000: mm_vmscan_kswapd_sleep: nid=0
+	EOF
+	vmscope import -q kw.txt -o kw.db &&
+	assert_eq "$(with_ref kw.db "SELECT nid, wake_ts, sleep_ts, duration_ns, wakes, max_order
+		FROM ref_kswapd_interval ORDER BY wake_ts;")" "0|1000000000|1200000000|200000000|2|3
+0|2000000000|2500000000|500000000|1|0" &&
+	assert_eq "$(pairs_differ kw.db kswapd_interval)" "0|0|0"
+'
+
 test_done

@@ -178,6 +178,22 @@ int main(void)
 	is_int(policy_v6_18.deactivate(NULL, &in, 1), 1, "force_deactivate sweep: age active file");
 	is_int(policy_v6_18.deactivate(NULL, &in, 0), 1, "force_deactivate sweep: age active anon");
 	ok(!kl_cache_trim_mode(&in), "force_deactivate: DEACTIVATE_FILE set, so no cache_trim_mode");
+	/* 5.9+: anon refaults since the last cycle age active anon on a list that is not low */
+	in.inactive_anon = val(100);
+	in.active_anon = val(50);
+	is_int(kl_deactivate_anon(&in), 0, "anon list not low, no anon refaults: keep active anon");
+	in.refault_anon = val(1);
+	is_int(kl_deactivate_anon(&in), 1, "one anon refault: age the active anon list");
+	in.refault_anon = val(0);
+	in.refault_file = val(5);
+	is_int(kl_deactivate_anon(&in), 0, "file refaults do not age the anon list");
+	/* and in the scan balance: anon refaults end file_is_tiny's anon-only choice */
+	in.priority = 2;
+	in.inactive_file = val(10);
+	in.active_file = val(10);
+	in.free_pages = val(100);
+	balance(&policy_v6_18, &in, &d);
+	ok(d.balance != VMS_SCAN_ANON, "file tiny but anon refaulting: not anon only");
 
 	/* 5.3+ (6.18 shrink_node_memcgs): shrink_slab() for every memcg visited, boosted or not */
 	in = base();

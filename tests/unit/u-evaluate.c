@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * u-evaluate.c - replay/evaluate.c on hand-built decision records: which
+ * questions are asked, when a policy agrees with the recorded kernel, and
+ * the "pages at stake" of every branch (scan balance both ways, deactivation
+ * of each list, slab and kswapd retry without pages). A test policy gives
+ * fixed answers, so every expected number is worked out here from the rules
+ * written at the top of evaluate.c and in replay/cmd-replay.c's table note.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vms.h"
+#include "../../replay/replay.h"
+#include "tap.h"
+
+enum { Q_SCAN, Q_DEACT_FILE, Q_DEACT_ANON, Q_SLAB, Q_RETRY };
+
+/* What the test policy answers; VMS_DEFER hands a question to the baseline. */
+static int want_balance = VMS_SCAN_FILE, want_deactivate = 1, want_slab = 1, want_retry = 1;
+
+static int t_scan(void *priv, const struct vms_pass_input *in, struct vms_scan_decision *out)
+{
+	if (want_balance == VMS_DEFER)
+		return VMS_DEFER;
+	memset(out, 0, sizeof(*out));
+	out->balance = want_balance;
+	return 0;
+}
+
+static int t_deactivate(void *priv, const struct vms_pass_input *in, int file)
+{
+	return want_deactivate;
+}
+
+static int t_slab(void *priv, const struct vms_pass_input *in)
+{
+	return want_slab;
+}
+
+static int t_retry(void *priv, const struct vms_kswapd_run *run)
+{
+	return want_retry;
+}
+
+static const struct vms_policy test_policy = {
+	.abi = VMS_POLICY_ABI, .name = "test", .description = "fixed answers",
+	.deactivate = t_deactivate, .scan_balance = t_scan, .shrink_slab = t_slab,
+	.kswapd_retry = t_retry,
+};
+
+static struct vms_value val(long long v)
+{
+	struct vms_value x = { v, VMS_PROV_SAMPLED };
+
+	return x;
+}
+
+/*
+ * A kswapd pass at priority 4 on lists of 16000 inactive anon, 8000 active
+ * anon, 32000 inactive file, 4000 active file: targets >> 4 are 1000 inactive
+ * anon, 500 active anon, 2000 inactive file, 250 active file.
+ */
+static struct decision pass(long long scan_ia, long long scan_aa, long long scan_if,
+			    long long scan_af)
+{
+	struct decision d;
+
+	memset(&d, 0, sizeof(d));
+	d.id = 1;
+	d.in.reclaimer = VMS_KSWAPD;
+	d.in.priority = 4;
+	d.in.inactive_anon = val(16000);
+	d.in.active_anon = val(8000);
+	d.in.inactive_file = val(32000);
+	d.in.active_file = val(4000);
+	d.in.free_pages = val(100000);
+	d.in.high_wmark = val(1000);
+	d.in.swappiness = val(60);
+	d.in.swap_free = val(100000);
+	d.scanned[0] = scan_ia;
+	d.scanned[1] = scan_aa;
+	d.scanned[2] = scan_if;
+	d.scanned[3] = scan_af;
+	d.reclaimed = 10;
+	return d;
+}
+
+/* Totals of the test policy over @d (evaluate_policy, on a scratch database). */
+static struct eval_totals judge(const struct decision *d, int n)
+{
+	struct policy_instance p = { .policy = &test_policy, .label = "test" };
+	static struct vms_db *db;
+	struct eval_totals tot;
+
+	if (!db) {
+		char path[] = "/tmp/u-evaluate-XXXXXX";
+		int fd = mkstemp(path);
+
+		if (fd >= 0)
+			close(fd);
+		unlink(path);
+		db = vms_db_create(path, 1, "test");
+		unlink(path);
+		if (!db) {
+			ok(0, "cannot create a scratch database: %s", vms_last_error());
+			exit(done_testing());
+		}
+	}
+	memset(&tot, 0, sizeof(tot));
+	if (evaluate_policy(db, d, n, &p, &tot))
+		ok(0, "evaluate_policy: %s", vms_last_error());
+	return tot;
+}
+
+int main(void)
+{
+	struct eval_totals t;
+	struct decision d[2];
+
+	/* scan balance, kernel scanned file only; the policy scans anon and file
+	 * (EQUAL): it differs, at stake the anon it would have scanned instead,
+	 * 16000 >> 4 = 1000 pages */
+	d[0] = pass(0, 0, 64, 0);
+	want_balance = VMS_SCAN_EQUAL;
+	t = judge(d, 1);
+	is_int(t.asked[Q_SCAN], 1, "scan_balance asked once");
+	is_int(t.agreed[Q_SCAN], 0, "EQUAL against file only: differs");
+	is_int(t.pages_changed[Q_SCAN], 1000, "at stake: inactive anon >> priority = 1000");
+
+	/* the other way: the kernel scanned 48 anon and 64 file, the policy file
+	 * only: at stake the 48 anon pages the kernel scanned */
+	d[0] = pass(48, 0, 64, 0);
+	want_balance = VMS_SCAN_FILE;
+	t = judge(d, 1);
+	is_int(t.agreed[Q_SCAN], 0, "file only against anon+file: differs");
+	is_int(t.pages_changed[Q_SCAN], 48, "at stake: the 48 anon pages scanned");
+
+	/* agreement puts nothing at stake */
+	want_balance = VMS_SCAN_EQUAL;
+	t = judge(d, 1);
+	is_int(t.agreed[Q_SCAN], 1, "EQUAL against anon+file: agrees");
+	is_int(t.pages_changed[Q_SCAN], 0, "agreeing: nothing at stake");
+
+	/* the baseline (the policy defers) with swappiness 0: FRACT 0:200, so the
+	 * anon target is 0: file only, as the kernel scanned */
+	want_balance = VMS_DEFER;
+	d[0] = pass(0, 0, 64, 0);
+	d[0].in.swappiness = val(0);
+	t = judge(d, 1);
+	is_int(t.agreed[Q_SCAN], 1, "baseline with swappiness 0: file only, agrees");
+
+	/* deactivation: both inactive lists scanned, neither active list aged;
+	 * the policy ages both: each differs by its active target, file
+	 * 4000 >> 4 = 250, anon 8000 >> 4 = 500 */
+	d[0] = pass(48, 0, 64, 0);
+	want_balance = VMS_SCAN_EQUAL;
+	want_deactivate = 1;
+	t = judge(d, 1);
+	is_int(t.asked[Q_DEACT_FILE], 1, "deactivate_file asked");
+	is_int(t.asked[Q_DEACT_ANON], 1, "deactivate_anon asked");
+	is_int(t.agreed[Q_DEACT_FILE] + t.agreed[Q_DEACT_ANON], 0, "aging against kept: both differ");
+	is_int(t.pages_changed[Q_DEACT_FILE], 250, "file at stake: active file >> 4 = 250");
+	is_int(t.pages_changed[Q_DEACT_ANON], 500, "anon at stake: active anon >> 4 = 500");
+
+	/* the kernel aged the active anon list (12 pages scanned there) */
+	d[0] = pass(48, 12, 64, 0);
+	t = judge(d, 1);
+	is_int(t.agreed[Q_DEACT_ANON], 1, "aged against aged: agrees");
+	is_int(t.pages_changed[Q_DEACT_ANON], 0, "agreeing: nothing at stake");
+	/* no inactive anon scanned: the anon list question is not asked */
+	d[0] = pass(0, 12, 64, 0);
+	t = judge(d, 1);
+	is_int(t.asked[Q_DEACT_ANON], 0, "no inactive anon scanned: deactivate_anon not asked");
+	/* an active list without a target at this priority: 15 >> 4 = 0 */
+	d[0] = pass(48, 0, 64, 0);
+	d[0].in.active_file = val(15);
+	t = judge(d, 1);
+	is_int(t.asked[Q_DEACT_FILE], 0, "active file 15 >> 4 = 0: not asked");
+
+	/* slab: no shrinker event in the pass; a policy that shrinks is
+	 * undecidable, one that skips agrees; a shrinker call seen and skipped
+	 * differs, with no pages at stake */
+	d[0] = pass(0, 0, 64, 0);
+	want_slab = 1;
+	t = judge(d, 1);
+	is_int(t.undecidable[Q_SLAB], 1, "shrink without an event: undecidable");
+	is_int(t.agreed[Q_SLAB], 0, "undecidable is not agreement");
+	want_slab = 0;
+	t = judge(d, 1);
+	is_int(t.agreed[Q_SLAB], 1, "skip without an event: agrees");
+	d[0].slab_calls = 3;
+	t = judge(d, 1);
+	is_int(t.agreed[Q_SLAB] + t.undecidable[Q_SLAB], 0, "skip against 3 calls: differs");
+	is_int(t.pages_changed[Q_SLAB], 0, "slab: no pages at stake");
+
+	/* kswapd retry: asked only for runs that reclaimed nothing */
+	d[1] = pass(0, 0, 0, 0);
+	d[1].id = 2;
+	d[1].is_run = 1;
+	d[1].reclaimed = 0;
+	d[1].swept_twice = 0;
+	want_retry = 1;
+	t = judge(&d[1], 1);
+	is_int(t.asked[Q_RETRY], 1, "a failed run: kswapd_retry asked");
+	is_int(t.agreed[Q_RETRY], 0, "retry against a counted failure: differs");
+	d[1].swept_twice = 1;
+	t = judge(&d[1], 1);
+	is_int(t.agreed[Q_RETRY], 1, "retry against a retried run: agrees");
+	d[1].reclaimed = 5;
+	t = judge(&d[1], 1);
+	is_int(t.asked[Q_RETRY], 0, "a run that reclaimed: not asked");
+
+	return done_testing();
+}
