@@ -87,26 +87,9 @@ void vms_warning(const char *fmt, ...)
 	va_end(ap);
 }
 
-int usage_error(const char *usage_text, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vprefix("error: ", fmt, ap);
-	va_end(ap);
-	fputs(usage_text, stderr);
-	return EXIT_USAGE;
-}
-
 int is_help(const char *arg)
 {
 	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
-}
-
-int show_help(const char *usage_text)
-{
-	fputs(usage_text, stdout);
-	return 0;
 }
 
 int main(int argc, const char **argv)

@@ -4,7 +4,7 @@
  * order they are printed. A section is added by one SECTION() line here and
  * its file analyze/report-NAME.c defining report_NAME() (then its Makefile
  * object line, docs/report-NAME.md, its row in docs/report.md and README.md,
- * which tests/t0030-registries.sh checks against `vmscope report --list`,
+ * which tests/t0050-registries.sh checks against `vmscope report --list`,
  * and its test).
  */
 #include "report.h"

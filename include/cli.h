@@ -33,15 +33,7 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error_last(void);
 /* Print "vmscope CMD: ..." on stderr (notes, summaries). */
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/*
- * For a command that writes its usage text by hand (none does now; a
- * command declares its options for cli_parse_options() instead):
- * print usage on stderr with an error line. Return: EXIT_USAGE.
- */
-int usage_error(const char *usage, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Is @arg one of -h, --help? */
 int is_help(const char *arg);
-/* Print @usage on stdout (asked-for help). Return: 0. */
-int show_help(const char *usage);
 
 #endif

@@ -13,7 +13,7 @@
  *
  * Adding a kind: plots/kind-NAME.c with `const struct plot_kind
  * plot_kind_NAME`, one line in plots/kinds.c, plots/NAME.gp, its section of
- * docs/plot.md, its Makefile object line and a test (t0030 checks that the
+ * docs/plot.md, its Makefile object line and a test (t0050 checks that the
  * lists in `vmscope plot --list`, README.md and docs/plot.md agree).
  */
 #ifndef VMS_PLOTS_PLOT_LOCAL_H

@@ -23,33 +23,24 @@
 #include "vms-table.h"
 #include "vms-window.h"
 
-static const char whatif_usage[] =
-	"usage: vmscope whatif DB [--policy NAME[:k=v]] [--set KNOB=VALUE]... [--assume KNOB=VALUE]... [--from T --to T] [--format text|csv|json]\n"
-	"\n"
-	"Simulate the reclaimed lruvec of a recording (the memcg sampled by record -m,\n"
-	"else the node) forward: once with the recording's own knobs and the baseline\n"
-	"policy, once with the changes, and print the outcome (refaults, reclaim, swap,\n"
-	"reclaim episodes and time) recorded, simulated as recorded (baseline) and\n"
-	"simulated with the changes, with the assumptions the simulation made. Results\n"
-	"are stored in the tables outcome, whatif_series and whatif_assumption of DB.\n"
-	"\n"
-	"  -p, --policy P     a replay policy (vmscope replay --list) or plugin PATH.so,\n"
-	"                     NAME:key=value,...; default: the baseline v6.18\n"
-	"  -s, --set K=V      change a knob (repeatable): vm.swappiness, memcg.swappiness,\n"
-	"                     memcg.limit (bytes, K/M/G suffixes), vm.min_free_kbytes,\n"
-	"                     vm.watermark_scale_factor\n"
-	"  -a, --assume K=V   a knob value the recording lacks (same names);\n"
-	"                     demand=counters: accept demand derived from counter samples\n"
-	"                     when no filemap events were recorded; access=sequential:\n"
-	"                     between two recorded insertions of a file the workload\n"
-	"                     used the pages in between (hits the recording cannot show)\n"
-	"      --from T       start of the window, seconds after the start of the run\n"
-	"      --to T         end of the window\n"
-	"      --format F     text (default), csv or json\n"
-	"  -h, --help         this help\n"
-	"\n"
-	"Exit status: 0 done; 1 DB unreadable, or the recording lacks what the\n"
-	"simulation needs (the message names it); 2 usage error. See docs/whatif.md.\n";
+static const struct cli_help whatif_help = {
+	.synopsis = { "vmscope whatif DB [--policy P] [--set K=V]... [--assume K=V]... [options]" },
+	.about = "Simulate the reclaimed lruvec of a recording (the memcg sampled by record -m,\n"
+		 "else the node) forward: once with the recording's own knobs and the baseline\n"
+		 "policy, once with the changes, and print the outcome (refaults, reclaim, swap,\n"
+		 "reclaim episodes and time) recorded, simulated as recorded (baseline) and\n"
+		 "simulated with the changes, with the assumptions the simulation made. Results\n"
+		 "are stored in the tables outcome, whatif_series and whatif_assumption of DB.\n",
+	.more = "Knobs: vm.swappiness, memcg.swappiness, memcg.limit (bytes, K/M/G suffixes),\n"
+		"vm.min_free_kbytes, vm.watermark_scale_factor. --assume also takes\n"
+		"demand=counters (accept demand derived from counter samples when no filemap\n"
+		"events were recorded) and access=sequential (between two recorded insertions\n"
+		"of a file the workload used the pages in between: hits the recording cannot\n"
+		"show).\n"
+		"\n"
+		"Exit status: 0 done; 1 DB unreadable, or the recording lacks what the\n"
+		"simulation needs (the message names it); 2 usage error. See docs/whatif.md.\n",
+};
 
 /* Knobs that no part of the simulation models yet, and why. */
 static const char *const not_modeled[K_NKNOBS] = {
@@ -68,65 +59,58 @@ struct whatif_opts {
 	enum out_format fmt;
 };
 
-/* The one option parser of whatif. Return: 0, -1 (help shown), or EXIT_USAGE. */
-static int parse_options(int argc, const char **argv, struct whatif_opts *o)
+/* Copy the values of --set or --assume into @dst. Return: 0, or a usage error. */
+static int take_changes(const struct cli_option *opts, const char *opt, const struct cli_list *l,
+			const char **dst, int *n)
 {
 	int i;
 
-	memset(o, 0, sizeof(*o));
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		char *end;
-
-		if (is_help(a)) {
-			show_help(whatif_usage);
-			return -1;
-		}
-		if (a[0] != '-') {
-			if (o->path)
-				return usage_error(whatif_usage, "one database at a time ('%s')", a);
-			o->path = a;
-			continue;
-		}
-		if (!v)
-			return usage_error(whatif_usage, "unknown or incomplete option '%s'", a);
-		i++;
-		if (!strcmp(a, "-p") || !strcmp(a, "--policy")) {
-			o->policy = v;
-		} else if (!strcmp(a, "-s") || !strcmp(a, "--set") || !strcmp(a, "-a") ||
-			   !strcmp(a, "--assume")) {
-			int set = !strcmp(a, "-s") || !strcmp(a, "--set");
-
-			if ((set ? o->nset : o->nassume) == MAX_CHANGES)
-				return usage_error(whatif_usage, "at most %d of '%s'", MAX_CHANGES, a);
-			if (!strchr(v, '='))
-				return usage_error(whatif_usage, "%s takes KNOB=VALUE, not '%s'", a, v);
-			if (set)
-				o->set[o->nset++] = v;
-			else
-				o->assume[o->nassume++] = v;
-		} else if (!strcmp(a, "--from") || !strcmp(a, "--to")) {
-			double t = strtod(v, &end);
-
-			if (!*v || *end || !(t >= 0))
-				return usage_error(whatif_usage, "%s takes seconds, not '%s'", a, v);
-			if (!strcmp(a, "--from")) {
-				o->from_s = t;
-				o->has_from = 1;
-			} else {
-				o->to_s = t;
-				o->has_to = 1;
-			}
-		} else if (!strcmp(a, "--format")) {
-			if (out_format_parse(v, &o->fmt))
-				return usage_error(whatif_usage, "--format takes text, csv or json, not '%s'", v);
-		} else {
-			return usage_error(whatif_usage, "unknown option '%s'", a);
-		}
+	if (l->n > MAX_CHANGES)
+		return cli_usage_error(opts, &whatif_help, "at most %d of '%s'", MAX_CHANGES, opt);
+	for (i = 0; i < l->n; i++) {
+		if (!strchr(l->items[i], '='))
+			return cli_usage_error(opts, &whatif_help, "option '%s' takes KNOB=VALUE, not '%s'",
+					       opt, l->items[i]);
+		dst[(*n)++] = l->items[i];
 	}
-	if (!o->path)
-		return usage_error(whatif_usage, "no database given");
 	return 0;
+}
+
+/* The command line of whatif. Return: 0 to go on, else the exit status to return (0 after --help). */
+static int parse_whatif_options(int argc, const char **argv, struct whatif_opts *o, int *rc)
+{
+	struct cli_list set = { 0 }, assume = { 0 };
+	struct cli_window win = { 0 };
+	const struct cli_option opts[] = {
+		OPT_STRING('p', "policy", &o->policy, "P",
+			   "a replay policy (vmscope replay --list) or plugin PATH.so,\n"
+			   "NAME:key=value,...; default: the baseline v6.18"),
+		OPT_STRING_LIST('s', "set", &set, "K=V", "change a knob (repeatable; knobs below)"),
+		OPT_STRING_LIST('a', "assume", &assume, "K=V",
+				"a knob value the recording lacks (same names);\n"
+				"or demand=counters, access=sequential (below)"),
+		OPT_WINDOW(&win, "the run"),
+		OPT_FORMAT(&o->fmt),
+		OPT_ARG("DB", "database", &o->path),
+		OPT_END(),
+	};
+	int stop;
+
+	memset(o, 0, sizeof(*o));
+	stop = cli_parse_options(argc, argv, opts, &whatif_help, rc);
+	if (!stop && (take_changes(opts, "--set", &set, o->set, &o->nset) ||
+		      take_changes(opts, "--assume", &assume, o->assume, &o->nassume))) {
+		*rc = EXIT_USAGE;
+		stop = 1;
+	}
+	/* the values point into argv, which outlives the command */
+	cli_list_release(&set);
+	cli_list_release(&assume);
+	o->from_s = win.from;
+	o->to_s = win.to;
+	o->has_from = win.has_from;
+	o->has_to = win.has_to;
+	return stop;
 }
 
 static int knob_index(const char *name, size_t len)
@@ -419,9 +403,8 @@ int cmd_whatif(int argc, const char **argv)
 	long nb = 0, nw = 0;
 	int rc, na, has_policy = 0;
 
-	rc = parse_options(argc, argv, &o);
-	if (rc)
-		return rc < 0 ? 0 : rc;
+	if (parse_whatif_options(argc, argv, &o, &rc))
+		return rc;
 	run = calloc(1, sizeof(*run));
 	if (!run)
 		return error("out of memory");

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """lint-asserts.py - reject test checks whose exit status is thrown away.
 
-Run by tests/t0020-test-lint.sh (so by `make check`) over tests/*.sh:
+Run by tests/t0040-test-lint.sh (so by `make check`) over tests/*.sh:
 
     python3 tests/lint-asserts.py tests/t*.sh tests/test-lib.sh
 

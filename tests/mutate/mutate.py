@@ -23,7 +23,7 @@ lines, '#' lines are comments:
 
   id: scan-kswapd-direct-swapped
   file: plots/plot-data.c
-  test: t4100 u-policies t1200:usage*
+  test: t4200 u-policies t1200:usage*
         (tNNNN: sh tests/tNNNN-*.sh; tNNNN:PAT: only its tests whose title
         matches PAT; u-x: tests/unit/u-x)
   from: int col = (kswapd ? 0 : 2) + (anon ? 1 : 0);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# t4100-plot-values.sh - the numbers `vmscope plot` draws, on hand-made runs
+# t4200-plot-values.sh - the numbers `vmscope plot` draws, on hand-made runs
 # whose figure data is worked out here: each figure is drawn with --keep,
 # then its kept script is run again by gnuplot with `set table`, which
 # writes every curve's title and points instead of drawing. So the check

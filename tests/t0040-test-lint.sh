@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# t0020-test-lint.sh - the test scripts themselves: every check (assert_*,
+# t0040-test-lint.sh - the test scripts themselves: every check (assert_*,
 # test_must_fail, no_match, test_cmp) is placed where its failure fails the
 # test (tests/lint-asserts.py), and the lint does catch the placements where
 # set -e lets a failure go (a check in the middle of a ;-line, before more
