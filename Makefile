@@ -212,6 +212,18 @@ demo-run: all
 
 test: check
 
+# The whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer,
+# from a clean build; any sanitizer report fails the test that caused it
+# (UBSan stops the program; leaks inside libtracecmd itself are suppressed:
+# tests/sanitizer/lsan.supp). CI runs it after `make check`.
+SANITIZER_ENV = UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizer/lsan.supp:print_suppressions=0
+check-sanitize:
+	@sh scripts/install-deps.sh
+	@$(MAKE) --no-print-directory clean
+	@$(SANITIZER_ENV) $(MAKE) --no-print-directory test-run SANITIZE=address,undefined
+
 # Valgrind over the unit tests and the import tests.
 test-mem: all $(UNIT_TESTS)
 	@VMSCOPE_VALGRIND=1 sh tests/run-all.sh
@@ -247,7 +259,7 @@ clean:
 	find . -name '*.o' -o -name '*.d' | xargs rm -f
 	rm -rf tests/trash
 
-.PHONY: all lib samples test-tools check demo test-run demo-run test test-mem bench deps install uninstall clean
+.PHONY: all lib samples test-tools check check-sanitize demo test-run demo-run test test-mem bench deps install uninstall clean
 .PHONY: mutate
 
 -include $(shell find . -name '*.d' 2>/dev/null)
