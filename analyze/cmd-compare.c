@@ -309,7 +309,7 @@ static int load_episodes(struct run *r, const char *kind, struct episodes *e)
 		" ORDER BY duration_ns";
 	sqlite3_stmt *st = vms_window_prepare(&r->ctx, count_sql);
 	long long *d = NULL;
-	long long n = 0, alloc = 0;
+	int n = 0, alloc = 0;
 	int rc;
 
 	memset(e, 0, sizeof(*e));
@@ -330,15 +330,10 @@ static int load_episodes(struct run *r, const char *kind, struct episodes *e)
 		return -1;
 	sqlite3_bind_text(st, 3, kind, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == alloc) {
-			long long *nd = realloc(d, (alloc = alloc ? alloc * 2 : 64) * sizeof(*d));
-
-			if (!nd) {
-				free(d);
-				sqlite3_finalize(st);
-				return vms_error("out of memory");
-			}
-			d = nd;
+		if (vms_array_reserve(&d, &alloc, n, 64, sizeof(*d))) {
+			free(d);
+			sqlite3_finalize(st);
+			return -1;
 		}
 		d[n++] = sqlite3_column_int64(st, 0);
 	}
@@ -442,21 +437,16 @@ static int ratio_rows(struct cmp *c)
 			" WHERE s.source = 'vmstat' AND s.scope = '' AND s.ts BETWEEN ?1 AND ?2"
 			" AND af.value + inf.value > 0 ORDER BY ratio");
 		double *d = NULL;
-		long long n = 0, alloc = 0;
+		int n = 0, alloc = 0;
 		int rc;
 
 		if (!st)
 			return -1;
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			if (n == alloc) {
-				double *nd = realloc(d, (alloc = alloc ? alloc * 2 : 64) * sizeof(*d));
-
-				if (!nd) {
-					free(d);
-					sqlite3_finalize(st);
-					return vms_error("out of memory");
-				}
-				d = nd;
+			if (vms_array_reserve(&d, &alloc, n, 64, sizeof(*d))) {
+				free(d);
+				sqlite3_finalize(st);
+				return -1;
 			}
 			d[n++] = sqlite3_column_double(st, 0);
 		}

@@ -152,15 +152,8 @@ static int cmp_kind(const struct episode *x, const struct episode *y)
 /* Make room for one more episode. Return: it, zeroed, or NULL when out of memory. */
 static struct episode *episode_push(struct episode **ep, int *n, int *alloc)
 {
-	if (*n == *alloc) {
-		int want = *alloc ? *alloc * 2 : 64;
-		struct episode *ne = realloc(*ep, want * sizeof(**ep));
-
-		if (!ne)
-			return NULL;
-		*ep = ne;
-		*alloc = want;
-	}
+	if (vms_array_reserve(ep, alloc, *n, 64, sizeof(**ep)))
+		return NULL;
 	memset(&(*ep)[*n], 0, sizeof(**ep));
 	return &(*ep)[(*n)++];
 }

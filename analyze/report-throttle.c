@@ -68,14 +68,9 @@ static int load_sleeps(struct vms_window *ctx, struct sleep **out, int *n)
 		const char *comm = (const char *)sqlite3_column_text(st, 3);
 		struct sleep *x;
 
-		if (*n == alloc) {
-			struct sleep *ns = realloc(s, (alloc = alloc ? alloc * 2 : 64) * sizeof(*s));
-
-			if (!ns) {
-				rc = SQLITE_NOMEM;
-				break;
-			}
-			s = ns;
+		if (vms_array_reserve(&s, &alloc, *n, 64, sizeof(*s))) {
+			rc = SQLITE_NOMEM;
+			break;
 		}
 		x = &s[(*n)++];
 		x->event = strdup(ev ? ev : "");

@@ -301,6 +301,13 @@ int vms_buf_add(struct vms_buf *b, const char *s, size_t len);
 int vms_buf_addf(struct vms_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void vms_buf_reset(struct vms_buf *b);
 void vms_buf_release(struct vms_buf *b);
+
+/*
+ * vms_array_reserve() - make room for element @n of the array *@arrayp of
+ * @size-byte elements, of which *@alloc fit now; the room doubles, from
+ * @first. Return: 0, or -1 with vms_error set (array and *@alloc as they were).
+ */
+int vms_array_reserve(void *arrayp, int *alloc, int n, int first, size_t size);
 int vms_json_append_string(struct vms_buf *b, const char *s, size_t len);
 
 #endif /* VMS_H */

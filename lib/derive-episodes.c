@@ -158,15 +158,10 @@ static int load_lost(struct derive *d, struct lost **out, int *n)
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == alloc) {
-			struct lost *nl = realloc(l, (alloc = alloc ? alloc * 2 : 16) * sizeof(*l));
-
-			if (!nl) {
-				free(l);
-				sqlite3_finalize(st);
-				return vms_error("out of memory");
-			}
-			l = nl;
+		if (vms_array_reserve(&l, &alloc, *n, 16, sizeof(*l))) {
+			free(l);
+			sqlite3_finalize(st);
+			return -1;
 		}
 		l[*n].cpu = col_ll(st, 0);
 		l[*n].ts = col_ll(st, 1);
@@ -278,14 +273,8 @@ struct spans {
 
 static int add_span(struct spans *sp, const struct episode *e, int ep, long long pid)
 {
-	if (sp->n == sp->alloc) {
-		struct span *ns = realloc(sp->s, (sp->alloc = sp->alloc ? sp->alloc * 2 : 64) *
-					  sizeof(*ns));
-
-		if (!ns)
-			return vms_error("out of memory");
-		sp->s = ns;
-	}
+	if (vms_array_reserve(&sp->s, &sp->alloc, sp->n, 64, sizeof(*sp->s)))
+		return -1;
 	sp->s[sp->n++] = (struct span){ pid, e->kind_ix, ep, e->lo_ts, e->lo_seq, e->hi_ts,
 					e->hi_seq };
 	return 0;
@@ -528,15 +517,8 @@ static int cmp_kind(const struct episode *x, const struct episode *y)
 /* Make room for one more episode. Return: it, zeroed, or NULL when out of memory. */
 static struct episode *episode_push(struct episode **ep, int *n, int *alloc)
 {
-	if (*n == *alloc) {
-		int want = *alloc ? *alloc * 2 : 64;
-		struct episode *ne = realloc(*ep, want * sizeof(**ep));
-
-		if (!ne)
-			return NULL;
-		*ep = ne;
-		*alloc = want;
-	}
+	if (vms_array_reserve(ep, alloc, *n, 64, sizeof(**ep)))
+		return NULL;
 	memset(&(*ep)[*n], 0, sizeof(**ep));
 	return &(*ep)[(*n)++];
 }

@@ -3,12 +3,33 @@
  * util.c - growable buffers, JSON string escaping and clocks, shared by the
  * importers, the recorder and the analyzers.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "vms.h"
+
+int vms_array_reserve(void *arrayp, int *alloc, int n, int first, size_t size)
+{
+	void **array = arrayp, *na;
+	int want = *alloc;
+
+	while (want <= n) {
+		if (want > INT_MAX / 2)
+			return vms_error("out of memory (more than %d elements)", INT_MAX / 2);
+		want = want ? want * 2 : first;
+	}
+	if (want == *alloc)
+		return 0;
+	na = realloc(*array, (size_t)want * size);
+	if (!na)
+		return vms_error("out of memory");
+	*array = na;
+	*alloc = want;
+	return 0;
+}
 
 static int buf_grow(struct vms_buf *b, size_t extra)
 {
