@@ -52,7 +52,7 @@ static const struct vms_policy test_policy = {
 
 static struct vms_value val(long long v)
 {
-	struct vms_value x = { v, VMS_PROV_SAMPLED };
+	struct vms_value x = { v, VMS_PROV_SAMPLED, v, v };
 
 	return x;
 }
@@ -195,22 +195,28 @@ int main(void)
 	is_int(t.agreed[Q_SLAB] + t.undecidable[Q_SLAB], 0, "skip against 3 calls: differs");
 	is_int(t.pages_changed[Q_SLAB], 0, "slab: no pages at stake");
 
-	/* kswapd retry: asked only for runs that reclaimed nothing */
+	/* kswapd retry: asked only for runs whose first sweep reclaimed nothing;
+	 * the kernel retried when the run restarted after that sweep */
 	d[1] = pass(0, 0, 0, 0);
 	d[1].id = 2;
 	d[1].is_run = 1;
-	d[1].reclaimed = 0;
-	d[1].swept_twice = 0;
+	d[1].first_lowest = 1;
+	d[1].first_reclaimed = 0;
+	d[1].retried = 0;
 	want_retry = 1;
 	t = judge(&d[1], 1);
-	is_int(t.asked[Q_RETRY], 1, "a failed run: kswapd_retry asked");
+	is_int(t.asked[Q_RETRY], 1, "a failed first sweep: kswapd_retry asked");
 	is_int(t.agreed[Q_RETRY], 0, "retry against a counted failure: differs");
-	d[1].swept_twice = 1;
+	d[1].retried = 1;
 	t = judge(&d[1], 1);
 	is_int(t.agreed[Q_RETRY], 1, "retry against a retried run: agrees");
-	d[1].reclaimed = 5;
+	d[1].first_reclaimed = 5;
 	t = judge(&d[1], 1);
-	is_int(t.asked[Q_RETRY], 0, "a run that reclaimed: not asked");
+	is_int(t.asked[Q_RETRY], 0, "a first sweep that reclaimed: not asked");
+	d[1].first_reclaimed = 0;
+	d[1].first_lowest = -1;
+	t = judge(&d[1], 1);
+	is_int(t.asked[Q_RETRY], 0, "no first sweep recorded: not asked");
 
 	return done_testing();
 }
