@@ -139,8 +139,9 @@ int cmd_replay(int argc, const char **argv)
 		rc = error_last();
 		goto out;
 	}
-	/* replay rewrites both tables: drop them, as their columns may be older than the DDL */
-	if (vms_db_exec(db, "DROP TABLE IF EXISTS replay_result; DROP TABLE IF EXISTS decision") ||
+	/* replay rewrites its tables: drop them, as their columns may be older than the DDL */
+	if (vms_db_exec(db, "DROP TABLE IF EXISTS replay_trivial; DROP TABLE IF EXISTS replay_result;"
+			" DROP TABLE IF EXISTS decision") ||
 	    vms_db_apply_schema_file(db, "007-replay.sql") || vms_db_exec(db, "BEGIN")) {
 		rc = error_last();
 		goto out;
@@ -159,7 +160,8 @@ int cmd_replay(int argc, const char **argv)
 		goto out;
 	}
 	for (i = 0; i < npols; i++) {
-		if (evaluate_policy(db, all, nall, &pols[i], &tot)) {
+		/* the trivial predictors' rows once, with the baseline's */
+		if (evaluate_policy(db, all, nall, &pols[i], i == 0, &tot)) {
 			rc = error("policy '%s': %s", pols[i].label, vms_last_error());
 			goto out;
 		}

@@ -16,7 +16,10 @@
  *                   counted undecidable, not as agreeing or differing.
  *  kswapd_retry     a kswapd run whose first sweep reclaimed nothing: did
  *                   its priority loop restart (6.9+ cache-trim retry) or not.
- * Each answer is also marked decisive or not (discriminate.c), and gets its
+ * Each answer is also marked decisive or not (discriminate.c); on decisive
+ * decisions the question's trivial predictors are scored against the kernel
+ * too (table replay_trivial, written with one policy: they do not depend on
+ * it). Each answer gets its
  * firmness by moving each input to the ends of its range: the weakest
  * provenance among the inputs that change the answer ('exact' when none
  * does). The latent kernel state is modelled from the recording's own
@@ -153,6 +156,7 @@ static void latent_update(struct latent *l, const struct decision *d)
 struct eval_ctx {
 	sqlite3 *sql;
 	sqlite3_stmt *insert;
+	sqlite3_stmt *trivial;		/* replay_trivial rows, or NULL: not this time */
 	struct policy_instance *p;
 	struct eval_totals *tot;
 	const char *label;
@@ -299,11 +303,22 @@ static enum vms_prov firmness(struct eval_ctx *e, const struct vms_pass_input *i
 	return firm;
 }
 
-/* Score the trivial predictors of @q on a decisive decision the kernel answered @seen. */
-static void score_trivial(struct eval_ctx *e, int q, const struct decision *d, int seen)
+/* Store whether each trivial predictor of @q agrees on a decisive decision the kernel answered @seen. */
+static int score_trivial(struct eval_ctx *e, int q, const struct decision *d, int seen)
 {
-	for (int k = 0; k < N_TRIVIAL && trivial_name(q, k); k++)
-		e->tot->trivial_agreed[q][k] += trivial_answer(q, k, d) == seen;
+	sqlite3_stmt *st = e->trivial;
+
+	for (int k = 0; st && k < N_TRIVIAL && trivial_name(q, k); k++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, d->id);
+		sqlite3_bind_text(st, 2, question_names[q], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, trivial_name(q, k), -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 4, trivial_answer(q, k, d) == seen);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			return vms_error("cannot store a trivial predictor's answer: %s",
+					 sqlite3_errmsg(e->sql));
+	}
+	return 0;
 }
 
 static int eval_pass(struct eval_ctx *e, const struct decision *d)
@@ -327,8 +342,8 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 		else if (!(bits & 1) && (seen & 1))
 			pages = d->scanned[0];
 		decisive = question_decisive(Q_SCAN, d);
-		if (decisive && !undecidable)
-			score_trivial(e, Q_SCAN, d, seen);
+		if (decisive && score_trivial(e, Q_SCAN, d, seen))
+			return -1;
 		if (store(e, d->id, Q_SCAN, types_name(seen), undecidable ? "undecidable" : types_name(bits),
 			  bits == seen, pages, !undecidable,
 			  undecidable ? VMS_PROV_UNKNOWN : firmness(e, in, Q_SCAN, bits), undecidable,
@@ -346,8 +361,8 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 		undecidable = want == VMS_UNDECIDABLE;
 		did = d->scanned[file ? 3 : 1] > 0;
 		decisive = question_decisive(q, d);
-		if (decisive && !undecidable)
-			score_trivial(e, q, d, did);
+		if (decisive && score_trivial(e, q, d, did))
+			return -1;
 		if (store(e, d->id, q, did ? "aged" : "kept",
 			  undecidable ? "undecidable" : want ? "aged" : "kept", want == did,
 			  active >> in->priority, 1, undecidable ? VMS_PROV_UNKNOWN : firmness(e, in, q, want),
@@ -360,8 +375,8 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 		/* no shrinker event: not called, or called with nothing to free */
 		undecidable = want == VMS_UNDECIDABLE || (want && !did);
 		decisive = question_decisive(Q_SLAB, d);
-		if (decisive && !undecidable && did)
-			score_trivial(e, Q_SLAB, d, did);
+		if (decisive && did && score_trivial(e, Q_SLAB, d, did))
+			return -1;
 		if (store(e, d->id, Q_SLAB, did ? "shrink" : "no shrinker call seen",
 			  want == VMS_UNDECIDABLE ? "undecidable" : want ? "shrink" : "skip",
 			  want == did || (!want && !did), 0, 0, VMS_PROV_EXACT, undecidable,
@@ -389,8 +404,8 @@ static int eval_run(struct eval_ctx *e, const struct decision *d)
 	want = ask_retry(e, &run);
 	undecidable = want == VMS_UNDECIDABLE;
 	decisive = question_decisive(Q_RETRY, d);
-	if (decisive && !undecidable)
-		score_trivial(e, Q_RETRY, d, d->retried);
+	if (decisive && score_trivial(e, Q_RETRY, d, d->retried))
+		return -1;
 	/* cache_trim_mode_failed rests on the passes' sampled sizes and inferred refaults */
 	run.cache_trim_mode_failed = !run.cache_trim_mode_failed;
 	flipped = ask_retry(e, &run);
@@ -572,7 +587,7 @@ static int run_all(struct eval_ctx *e, const struct decision *all, long n)
 }
 
 int evaluate_policy(struct vms_db *db, const struct decision *all, long n,
-		    struct policy_instance *p, struct eval_totals *tot)
+		    struct policy_instance *p, int with_trivial, struct eval_totals *tot)
 {
 	struct eval_ctx e = { .sql = vms_db_sql(db), .p = p, .tot = tot, .label = p->label };
 	sqlite3_stmt *st = NULL;
@@ -587,8 +602,16 @@ int evaluate_policy(struct vms_db *db, const struct decision *all, long n,
 	if (sqlite3_prepare_v2(e.sql, "INSERT INTO replay_result VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", -1,
 			       &e.insert, NULL))
 		goto sql_err;
+	if (with_trivial &&
+	    (sqlite3_exec(e.sql, "DELETE FROM replay_trivial", NULL, NULL, NULL) ||
+	     sqlite3_prepare_v2(e.sql, "INSERT INTO replay_trivial VALUES (?, ?, ?, ?)", -1,
+				&e.trivial, NULL))) {
+		sqlite3_finalize(e.insert);
+		goto sql_err;
+	}
 	rc = run_all(&e, all, n);
 	sqlite3_finalize(e.insert);
+	sqlite3_finalize(e.trivial);
 	return rc;
 sql_err:
 	return vms_error("%s: %s", vms_db_path(db), sqlite3_errmsg(e.sql));
