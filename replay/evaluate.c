@@ -160,6 +160,7 @@ struct eval_ctx {
 	struct policy_instance *p;
 	struct eval_totals *tot;
 	const char *label;
+	int answers_only;		/* benchmark: no firmness (no answer asked again) */
 };
 
 static int store(struct eval_ctx *e, long long id, int q, const char *kernel, const char *answer,
@@ -265,42 +266,42 @@ static int pass_answer(struct eval_ctx *e, const struct vms_pass_input *in, int 
  */
 static enum vms_prov firmness(struct eval_ctx *e, const struct vms_pass_input *in, int q, int answer)
 {
-	struct vms_pass_input x = *in;
+	struct vms_pass_input x;
 	struct vms_value *vals[] = {
 		&x.inactive_anon, &x.active_anon, &x.inactive_file, &x.active_file, &x.free_pages,
 		&x.high_wmark, &x.swap_free, &x.refault_file, &x.refault_anon, &x.anon_cost,
 		&x.file_cost, &x.recent_scanned[0], &x.recent_scanned[1], &x.recent_rotated[0],
 		&x.recent_rotated[1],
 	};
-	enum vms_prov firm = VMS_PROV_EXACT;
-	size_t i, j, n = sizeof(vals) / sizeof(vals[0]);
+	size_t i, n = sizeof(vals) / sizeof(vals[0]);
 
-	/* weakest first: once one flips the answer, no firmer input can lower the firmness */
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && vals[j]->prov > vals[j - 1]->prov; j--) {
-			struct vms_value *t = vals[j];
+	if (e->answers_only)
+		return VMS_PROV_EXACT;
+	x = *in;
+	/*
+	 * Weakest provenance first: the first that flips the answer is the
+	 * firmness, as no firmer input can lower it (a pass over the inputs per
+	 * provenance, not a sort: sorting the pointers cost more than the asks).
+	 */
+	for (enum vms_prov p = VMS_PROV_UNKNOWN; p > VMS_PROV_EXACT; p--)
+		for (i = 0; i < n; i++) {
+			struct vms_value saved = *vals[i];
+			long long ends[2] = { saved.lo, saved.hi };
+			int flips = 0;
 
-			vals[j] = vals[j - 1];
-			vals[j - 1] = t;
-		}
-	for (i = 0; i < n; i++) {
-		struct vms_value saved = *vals[i];
-		long long ends[2] = { saved.lo, saved.hi };
-
-		if (saved.prov == VMS_PROV_EXACT || saved.prov <= firm)
-			continue;
-		for (int k = 0; k < 2; k++) {
-			if (ends[k] == saved.v)
+			if (saved.prov != p)
 				continue;
-			vals[i]->v = ends[k];
-			if (pass_answer(e, &x, q) != answer) {
-				firm = saved.prov;
-				break;
+			for (int k = 0; k < 2 && !flips; k++) {
+				if (ends[k] == saved.v)
+					continue;
+				vals[i]->v = ends[k];
+				flips = pass_answer(e, &x, q) != answer;
 			}
+			*vals[i] = saved;
+			if (flips)
+				return p;
 		}
-		*vals[i] = saved;
-	}
-	return firm;
+	return VMS_PROV_EXACT;
 }
 
 /* Store whether each trivial predictor of @q agrees on a decisive decision the kernel answered @seen. */
@@ -408,7 +409,7 @@ static int eval_run(struct eval_ctx *e, const struct decision *d)
 		return -1;
 	/* cache_trim_mode_failed rests on the passes' sampled sizes and inferred refaults */
 	run.cache_trim_mode_failed = !run.cache_trim_mode_failed;
-	flipped = ask_retry(e, &run);
+	flipped = e->answers_only ? want : ask_retry(e, &run);
 	if (!undecidable && flipped != want)
 		firm = weakest(d->in.inactive_file.prov, d->in.refault_file.prov);
 	return store(e, d->id, Q_RETRY, d->retried ? "retried" : "failure counted",
@@ -617,10 +618,11 @@ sql_err:
 	return vms_error("%s: %s", vms_db_path(db), sqlite3_errmsg(e.sql));
 }
 
-double evaluate_bench(const struct decision *all, long n, struct policy_instance *p, int rounds)
+double evaluate_bench(const struct decision *all, long n, struct policy_instance *p, int rounds,
+		      int answers_only)
 {
 	struct eval_totals tot;
-	struct eval_ctx e = { .p = p, .tot = &tot, .label = p->label };
+	struct eval_ctx e = { .p = p, .tot = &tot, .label = p->label, .answers_only = answers_only };
 	double t0 = vms_now();
 	int r;
 

@@ -138,8 +138,13 @@ int decisions_load(struct vms_db *db, struct decision **out, long *n);
  */
 int evaluate_policy(struct vms_db *db, const struct decision *all, long n,
 		    struct policy_instance *p, int with_trivial, struct eval_totals *tot);
-/* Evaluate @rounds times without storing. Return: seconds taken, or -1. */
-double evaluate_bench(const struct decision *all, long n, struct policy_instance *p, int rounds);
+/*
+ * Evaluate @rounds times without storing; with @answers_only without the
+ * firmness (each answer asked once, not again with inputs moved).
+ * Return: seconds taken, or -1.
+ */
+double evaluate_bench(const struct decision *all, long n, struct policy_instance *p, int rounds,
+		      int answers_only);
 extern const char *const question_names[5];
 
 #endif
