@@ -27,6 +27,7 @@
  * type, halved above a quarter of the lists) and the <= 5.7 reclaim_stat
  * recent_scanned/recent_rotated (halved above a quarter of the type).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,6 +261,25 @@ static int pass_answer(struct eval_ctx *e, const struct vms_pass_input *in, int 
 	}
 }
 
+/* The inputs firmness moves, as offsets into struct vms_pass_input. */
+static const size_t movable[] = {
+	offsetof(struct vms_pass_input, inactive_anon), offsetof(struct vms_pass_input, active_anon),
+	offsetof(struct vms_pass_input, inactive_file), offsetof(struct vms_pass_input, active_file),
+	offsetof(struct vms_pass_input, free_pages), offsetof(struct vms_pass_input, high_wmark),
+	offsetof(struct vms_pass_input, swap_free), offsetof(struct vms_pass_input, refault_file),
+	offsetof(struct vms_pass_input, refault_anon), offsetof(struct vms_pass_input, anon_cost),
+	offsetof(struct vms_pass_input, file_cost), offsetof(struct vms_pass_input, recent_scanned[0]),
+	offsetof(struct vms_pass_input, recent_scanned[1]),
+	offsetof(struct vms_pass_input, recent_rotated[0]),
+	offsetof(struct vms_pass_input, recent_rotated[1]),
+};
+#define N_MOVABLE (sizeof(movable) / sizeof(movable[0]))
+
+static struct vms_value *input_at(struct vms_pass_input *in, size_t i)
+{
+	return (struct vms_value *)((char *)in + movable[i]);
+}
+
 /*
  * Firmness of @answer: move each non-exact input to the ends of its range;
  * the weakest provenance among those that change the answer, or 'exact'.
@@ -267,25 +287,28 @@ static int pass_answer(struct eval_ctx *e, const struct vms_pass_input *in, int 
 static enum vms_prov firmness(struct eval_ctx *e, const struct vms_pass_input *in, int q, int answer)
 {
 	struct vms_pass_input x;
-	struct vms_value *vals[] = {
-		&x.inactive_anon, &x.active_anon, &x.inactive_file, &x.active_file, &x.free_pages,
-		&x.high_wmark, &x.swap_free, &x.refault_file, &x.refault_anon, &x.anon_cost,
-		&x.file_cost, &x.recent_scanned[0], &x.recent_scanned[1], &x.recent_rotated[0],
-		&x.recent_rotated[1],
-	};
-	size_t i, n = sizeof(vals) / sizeof(vals[0]);
+	enum vms_prov weakest_movable = VMS_PROV_EXACT;
+	size_t i;
 
 	if (e->answers_only)
 		return VMS_PROV_EXACT;
+	for (i = 0; i < N_MOVABLE; i++) {
+		const struct vms_value *v = input_at((struct vms_pass_input *)in, i);
+
+		if (v->prov > weakest_movable && (v->lo != v->v || v->hi != v->v))
+			weakest_movable = v->prov;
+	}
+	if (weakest_movable == VMS_PROV_EXACT)
+		return VMS_PROV_EXACT;	/* no input can move */
 	x = *in;
 	/*
 	 * Weakest provenance first: the first that flips the answer is the
 	 * firmness, as no firmer input can lower it (a pass over the inputs per
 	 * provenance, not a sort: sorting the pointers cost more than the asks).
 	 */
-	for (enum vms_prov p = VMS_PROV_UNKNOWN; p > VMS_PROV_EXACT; p--)
-		for (i = 0; i < n; i++) {
-			struct vms_value saved = *vals[i];
+	for (enum vms_prov p = weakest_movable; p > VMS_PROV_EXACT; p--)
+		for (i = 0; i < N_MOVABLE; i++) {
+			struct vms_value *v = input_at(&x, i), saved = *v;
 			long long ends[2] = { saved.lo, saved.hi };
 			int flips = 0;
 
@@ -294,10 +317,10 @@ static enum vms_prov firmness(struct eval_ctx *e, const struct vms_pass_input *i
 			for (int k = 0; k < 2 && !flips; k++) {
 				if (ends[k] == saved.v)
 					continue;
-				vals[i]->v = ends[k];
+				v->v = ends[k];
 				flips = pass_answer(e, &x, q) != answer;
 			}
-			*vals[i] = saved;
+			*v = saved;
 			if (flips)
 				return p;
 		}
