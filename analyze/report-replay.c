@@ -7,7 +7,8 @@
  * shows a stored replay again without rebuilding anything.
  *
  * Tables: agreement (the baseline v6.18 against the recorded kernel, per
- * question: the replayer's credibility), policies (where each policy
+ * question: the replayer's credibility, also on the decisive decisions
+ * against the trivial predictors of table replay_trivial), policies (where each policy
  * differs from the kernel), vs-baseline (where it differs from the
  * baseline), by-reclaimer, differences (the first N of each policy).
  * Decisions count when their first event (decision.ts) is in the window.
@@ -65,28 +66,59 @@ static int start(struct vms_window *w, const char *name, const char *title, cons
 	return 0;
 }
 
-static int agreement(struct vms_window *w, struct out *o)
+/*
+ * The trivial predictors' agreement on the baseline's decisive decisions in
+ * the window, and the best one per question (the first in the predictors'
+ * order on a tie), as table best(question, predictor, agreed).
+ */
+#define BEST_TRIVIAL \
+	"best AS (SELECT question, predictor, agreed FROM (SELECT t.question, t.predictor," \
+	"  SUM(t.agrees) AS agreed, ROW_NUMBER() OVER (PARTITION BY t.question" \
+	"   ORDER BY SUM(t.agrees) DESC, MIN(t.rowid)) AS n" \
+	"  FROM replay_trivial t JOIN r ON r.decision = t.decision AND r.question = t.question" \
+	"  WHERE r.decisive = 1 GROUP BY t.question, t.predictor) WHERE n = 1)"
+
+static int agreement(struct vms_window *w, struct out *o, int have_trivial)
 {
 	/* every question evaluate.c asks, in its order, also when none was asked */
 	static const char sql[] =
 		"WITH q(i, name) AS (VALUES (0, 'scan_balance'), (1, 'deactivate_file'),"
-		" (2, 'deactivate_anon'), (3, 'shrink_slab'), (4, 'kswapd_retry'))"
-		" SELECT q.name, COUNT(r.rid), COUNT(r.agrees), TOTAL(r.agrees = 1)"
-		" FROM q LEFT JOIN " IN_WINDOW " r ON r.question = q.name AND r.policy = '" BASELINE "'"
-		" GROUP BY q.i ORDER BY q.i";
+		" (2, 'deactivate_anon'), (3, 'shrink_slab'), (4, 'kswapd_retry')),"
+		" r AS (SELECT * FROM " IN_WINDOW " WHERE policy = '" BASELINE "'), " BEST_TRIVIAL ","
+		" n AS (SELECT q.i, q.name, COUNT(r.rid) AS asked, COUNT(r.agrees) AS decidable,"
+		"  TOTAL(r.agrees = 1) AS agreed, TOTAL(r.decisive = 1) AS decisive,"
+		"  TOTAL(r.decisive = 1 AND r.agrees = 1) AS agreed_decisive"
+		"  FROM q LEFT JOIN r ON r.question = q.name GROUP BY q.i)"
+		" SELECT n.name, n.asked, n.decidable, n.agreed, n.decisive, n.agreed_decisive,"
+		" best.agreed, best.predictor FROM n LEFT JOIN best ON best.question = n.name"
+		" ORDER BY n.i";
+	/* a database replayed before replay_trivial existed: no trivial predictor */
+	static const char sql_old[] =
+		"WITH q(i, name) AS (VALUES (0, 'scan_balance'), (1, 'deactivate_file'),"
+		" (2, 'deactivate_anon'), (3, 'shrink_slab'), (4, 'kswapd_retry')),"
+		" r AS (SELECT * FROM " IN_WINDOW " WHERE policy = '" BASELINE "')"
+		" SELECT q.name, COUNT(r.rid), COUNT(r.agrees), TOTAL(r.agrees = 1),"
+		" TOTAL(r.decisive = 1), TOTAL(r.decisive = 1 AND r.agrees = 1), NULL, NULL"
+		" FROM q LEFT JOIN r ON r.question = q.name GROUP BY q.i ORDER BY q.i";
 	struct table *t = NULL;
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if (start(w, "agreement", "Baseline agreement with the recorded kernel", sql, &t, &st))
+	if (start(w, "agreement", "Baseline agreement with the recorded kernel",
+		  have_trivial ? sql : sql_old, &t, &st))
 		return -1;
 	table_column(t, "question", NULL, 0);
 	table_column(t, "asked", NULL, 0);
 	table_column(t, "decidable", NULL, 0);
 	table_column(t, "agreed", NULL, 0);
 	table_column(t, "agreement", "%", 1);
+	table_column(t, "decisive", NULL, 0);
+	table_column(t, "agreement on decisive", "%", 1);
+	table_column(t, "best trivial", "%", 1);
+	table_column(t, "best trivial predictor", NULL, 0);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		long long dec = sqlite3_column_int64(st, 2), agreed = sqlite3_column_int64(st, 3);
+		long long decisive = sqlite3_column_int64(st, 4);
 
 		table_row(t);
 		table_text(t, (const char *)sqlite3_column_text(st, 0));
@@ -97,9 +129,28 @@ static int agreement(struct vms_window *w, struct out *o)
 			table_real(t, 100.0 * agreed / dec);
 		else
 			table_null(t);
+		table_int(t, decisive);
+		if (decisive)
+			table_real(t, 100.0 * sqlite3_column_int64(st, 5) / decisive);
+		else
+			table_null(t);
+		if (decisive && sqlite3_column_type(st, 7) != SQLITE_NULL) {
+			table_real(t, 100.0 * sqlite3_column_int64(st, 6) / decisive);
+			table_text(t, (const char *)sqlite3_column_text(st, 7));
+		} else {
+			table_null(t);
+			table_null(t);
+		}
 	}
 	table_note(t, "policy %s; a decision is undecidable when the recording cannot tell the "
 		   "kernel's choice (e.g. no shrinker event: not called, or nothing to free)", BASELINE);
+	table_note(t, "decisive: decidable decisions where the question's deciding input varies "
+		   "(not settled by swap, list sizes at this priority or loop structure alone); "
+		   "best trivial: the best of the question's trivial predictors on those decisions. "
+		   "Agreement is evidence for the policy's logic only where it beats the trivial one");
+	if (!have_trivial)
+		table_note(t, "no trivial predictors stored (replayed by an older vmscope): "
+			   "`vmscope replay DB` stores them");
 	table_note(t, "the residual: inputs are sampled (counter samples up to one interval "
 		   "old; list sizes move by the millisecond), memcg reclaim without a sampled memcg "
 		   "is judged on node-wide lists, the refault snapshot and the anon/file cost are "
@@ -251,11 +302,12 @@ static int differences(struct vms_window *w, struct out *o, int show)
 
 int vms_report_replay(struct vms_window *w, struct out *o, int show)
 {
-	long long v;
+	long long v, have_trivial;
 	int rc = vms_window_int(w, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'"
 			       " AND name IN ('decision', 'replay_result')", &v);
 
-	if (rc < 0)
+	if (rc < 0 || vms_window_int(w, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'"
+				     " AND name = 'replay_trivial'", &have_trivial) < 0)
 		return -1;
 	if (v == 2) {
 		rc = vms_window_int(w, "SELECT 1 FROM replay_result LIMIT 1", &v);
@@ -276,7 +328,7 @@ int vms_report_replay(struct vms_window *w, struct out *o, int show)
 		table_free(t);
 		return 0;
 	}
-	if (agreement(w, o) || policies(w, o) || vs_baseline(w, o) || by_reclaimer(w, o) ||
+	if (agreement(w, o, have_trivial != 0) || policies(w, o) || vs_baseline(w, o) || by_reclaimer(w, o) ||
 	    differences(w, o, show))
 		return -1;
 	return 0;

@@ -35,36 +35,50 @@ static void list_policies(void)
 		       builtin_policies[i]->description);
 }
 
+/* The median of @rounds timings of one evaluation of @p (@times: scratch of @rounds). */
+static double median_time(const struct decision *all, long n, struct policy_instance *p,
+			  int rounds, int answers_only, double *times)
+{
+	for (int r = 0; r < rounds; r++) {
+		times[r] = evaluate_bench(all, n, p, 1, answers_only);
+		for (int k = r; k > 0 && times[k] < times[k - 1]; k--) {
+			double t = times[k];
+
+			times[k] = times[k - 1];
+			times[k - 1] = t;
+		}
+	}
+	return times[rounds / 2];
+}
+
 /*
  * Decisions per second of each policy, evaluated in memory, and the ratio
  * to a reference: the same loop with the baseline, measured in the same run.
- * Each policy is timed @rounds times; the median round is reported.
+ * Each policy is timed @rounds times; the median round is reported. Twice:
+ * as replay evaluates (each answer asked again with the inputs moved, for
+ * its firmness), and with the answers only (the policy's own cost).
  */
 static int bench(const struct decision *all, long n, struct policy_instance *pols, int npols,
 		 int rounds)
 {
-	double *times = calloc(rounds, sizeof(*times)), base = 0;
-	int i, r;
+	double *times = calloc(rounds, sizeof(*times)), base[2] = { 0, 0 };
+	int i;
 
 	if (!times)
 		return error("out of memory");
-	printf("%-28s %14s %10s  (%ld decisions, median of %d rounds)\n", "policy", "decisions/s",
-	       "vs v6.18", n, rounds);
+	printf("%-28s %14s %10s %14s %10s  (%ld decisions, median of %d rounds)\n", "policy",
+	       "decisions/s", "vs v6.18", "answers only/s", "vs v6.18", n, rounds);
 	for (i = 0; i < npols; i++) {
-		for (r = 0; r < rounds; r++) {
-			times[r] = evaluate_bench(all, n, &pols[i], 1);
-			for (int k = r; k > 0 && times[k] < times[k - 1]; k--) {
-				double t = times[k];
+		double t[2];
 
-				times[k] = times[k - 1];
-				times[k - 1] = t;
-			}
+		for (int a = 0; a < 2; a++) {
+			t[a] = median_time(all, n, &pols[i], rounds, a, times);
+			if (!i)
+				base[a] = t[a];
 		}
-		if (!i)
-			base = times[rounds / 2];
-		printf("%-28s %14.0f %10.2f\n", pols[i].label,
-		       times[rounds / 2] > 0 ? n / times[rounds / 2] : 0.0,
-		       base > 0 ? times[rounds / 2] / base : 0.0);
+		printf("%-28s %14.0f %10.2f %14.0f %10.2f\n", pols[i].label,
+		       t[0] > 0 ? n / t[0] : 0.0, base[0] > 0 ? t[0] / base[0] : 0.0,
+		       t[1] > 0 ? n / t[1] : 0.0, base[1] > 0 ? t[1] / base[1] : 0.0);
 	}
 	free(times);
 	return 0;
@@ -139,8 +153,9 @@ int cmd_replay(int argc, const char **argv)
 		rc = error_last();
 		goto out;
 	}
-	/* replay rewrites both tables: drop them, as their columns may be older than the DDL */
-	if (vms_db_exec(db, "DROP TABLE IF EXISTS replay_result; DROP TABLE IF EXISTS decision") ||
+	/* replay rewrites its tables: drop them, as their columns may be older than the DDL */
+	if (vms_db_exec(db, "DROP TABLE IF EXISTS replay_trivial; DROP TABLE IF EXISTS replay_result;"
+			" DROP TABLE IF EXISTS decision") ||
 	    vms_db_apply_schema_file(db, "007-replay.sql") || vms_db_exec(db, "BEGIN")) {
 		rc = error_last();
 		goto out;
@@ -159,7 +174,8 @@ int cmd_replay(int argc, const char **argv)
 		goto out;
 	}
 	for (i = 0; i < npols; i++) {
-		if (evaluate_policy(db, all, nall, &pols[i], &tot)) {
+		/* the trivial predictors' rows once, with the baseline's */
+		if (evaluate_policy(db, all, nall, &pols[i], i == 0, &tot)) {
 			rc = error("policy '%s': %s", pols[i].label, vms_last_error());
 			goto out;
 		}

@@ -27,18 +27,6 @@ const char *trivial_name(int q, int k)
 	return q >= 0 && q < 5 && k >= 0 && k < N_TRIVIAL ? trivial_names[q][k] : NULL;
 }
 
-int trivial_best(const struct eval_totals *t, int q)
-{
-	int k, best = -1;
-
-	if (!t->decisive[q])
-		return -1;
-	for (k = 0; k < N_TRIVIAL && trivial_names[q][k]; k++)
-		if (best < 0 || t->trivial_agreed[q][k] > t->trivial_agreed[q][best])
-			best = k;
-	return best;
-}
-
 int question_decisive(int q, const struct decision *d)
 {
 	const struct vms_pass_input *in = &d->in;

@@ -16,7 +16,10 @@
  *                   counted undecidable, not as agreeing or differing.
  *  kswapd_retry     a kswapd run whose first sweep reclaimed nothing: did
  *                   its priority loop restart (6.9+ cache-trim retry) or not.
- * Each answer is also marked decisive or not (discriminate.c), and gets its
+ * Each answer is also marked decisive or not (discriminate.c); on decisive
+ * decisions the question's trivial predictors are scored against the kernel
+ * too (table replay_trivial, written with one policy: they do not depend on
+ * it). Each answer gets its
  * firmness by moving each input to the ends of its range: the weakest
  * provenance among the inputs that change the answer ('exact' when none
  * does). The latent kernel state is modelled from the recording's own
@@ -24,6 +27,7 @@
  * type, halved above a quarter of the lists) and the <= 5.7 reclaim_stat
  * recent_scanned/recent_rotated (halved above a quarter of the type).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,9 +157,11 @@ static void latent_update(struct latent *l, const struct decision *d)
 struct eval_ctx {
 	sqlite3 *sql;
 	sqlite3_stmt *insert;
+	sqlite3_stmt *trivial;		/* replay_trivial rows, or NULL: not this time */
 	struct policy_instance *p;
 	struct eval_totals *tot;
 	const char *label;
+	int answers_only;		/* benchmark: no firmness (no answer asked again) */
 };
 
 static int store(struct eval_ctx *e, long long id, int q, const char *kernel, const char *answer,
@@ -255,55 +261,88 @@ static int pass_answer(struct eval_ctx *e, const struct vms_pass_input *in, int 
 	}
 }
 
+/* The inputs firmness moves, as offsets into struct vms_pass_input. */
+static const size_t movable[] = {
+	offsetof(struct vms_pass_input, inactive_anon), offsetof(struct vms_pass_input, active_anon),
+	offsetof(struct vms_pass_input, inactive_file), offsetof(struct vms_pass_input, active_file),
+	offsetof(struct vms_pass_input, free_pages), offsetof(struct vms_pass_input, high_wmark),
+	offsetof(struct vms_pass_input, swap_free), offsetof(struct vms_pass_input, refault_file),
+	offsetof(struct vms_pass_input, refault_anon), offsetof(struct vms_pass_input, anon_cost),
+	offsetof(struct vms_pass_input, file_cost), offsetof(struct vms_pass_input, recent_scanned[0]),
+	offsetof(struct vms_pass_input, recent_scanned[1]),
+	offsetof(struct vms_pass_input, recent_rotated[0]),
+	offsetof(struct vms_pass_input, recent_rotated[1]),
+};
+#define N_MOVABLE (sizeof(movable) / sizeof(movable[0]))
+
+static struct vms_value *input_at(struct vms_pass_input *in, size_t i)
+{
+	return (struct vms_value *)((char *)in + movable[i]);
+}
+
 /*
  * Firmness of @answer: move each non-exact input to the ends of its range;
  * the weakest provenance among those that change the answer, or 'exact'.
  */
 static enum vms_prov firmness(struct eval_ctx *e, const struct vms_pass_input *in, int q, int answer)
 {
-	struct vms_pass_input x = *in;
-	struct vms_value *vals[] = {
-		&x.inactive_anon, &x.active_anon, &x.inactive_file, &x.active_file, &x.free_pages,
-		&x.high_wmark, &x.swap_free, &x.refault_file, &x.refault_anon, &x.anon_cost,
-		&x.file_cost, &x.recent_scanned[0], &x.recent_scanned[1], &x.recent_rotated[0],
-		&x.recent_rotated[1],
-	};
-	enum vms_prov firm = VMS_PROV_EXACT;
-	size_t i, j, n = sizeof(vals) / sizeof(vals[0]);
+	struct vms_pass_input x;
+	enum vms_prov weakest_movable = VMS_PROV_EXACT;
+	size_t i;
 
-	/* weakest first: once one flips the answer, no firmer input can lower the firmness */
-	for (i = 1; i < n; i++)
-		for (j = i; j > 0 && vals[j]->prov > vals[j - 1]->prov; j--) {
-			struct vms_value *t = vals[j];
+	if (e->answers_only)
+		return VMS_PROV_EXACT;
+	for (i = 0; i < N_MOVABLE; i++) {
+		const struct vms_value *v = input_at((struct vms_pass_input *)in, i);
 
-			vals[j] = vals[j - 1];
-			vals[j - 1] = t;
-		}
-	for (i = 0; i < n; i++) {
-		struct vms_value saved = *vals[i];
-		long long ends[2] = { saved.lo, saved.hi };
-
-		if (saved.prov == VMS_PROV_EXACT || saved.prov <= firm)
-			continue;
-		for (int k = 0; k < 2; k++) {
-			if (ends[k] == saved.v)
-				continue;
-			vals[i]->v = ends[k];
-			if (pass_answer(e, &x, q) != answer) {
-				firm = saved.prov;
-				break;
-			}
-		}
-		*vals[i] = saved;
+		if (v->prov > weakest_movable && (v->lo != v->v || v->hi != v->v))
+			weakest_movable = v->prov;
 	}
-	return firm;
+	if (weakest_movable == VMS_PROV_EXACT)
+		return VMS_PROV_EXACT;	/* no input can move */
+	x = *in;
+	/*
+	 * Weakest provenance first: the first that flips the answer is the
+	 * firmness, as no firmer input can lower it (a pass over the inputs per
+	 * provenance, not a sort: sorting the pointers cost more than the asks).
+	 */
+	for (enum vms_prov p = weakest_movable; p > VMS_PROV_EXACT; p--)
+		for (i = 0; i < N_MOVABLE; i++) {
+			struct vms_value *v = input_at(&x, i), saved = *v;
+			long long ends[2] = { saved.lo, saved.hi };
+			int flips = 0;
+
+			if (saved.prov != p)
+				continue;
+			for (int k = 0; k < 2 && !flips; k++) {
+				if (ends[k] == saved.v)
+					continue;
+				v->v = ends[k];
+				flips = pass_answer(e, &x, q) != answer;
+			}
+			*v = saved;
+			if (flips)
+				return p;
+		}
+	return VMS_PROV_EXACT;
 }
 
-/* Score the trivial predictors of @q on a decisive decision the kernel answered @seen. */
-static void score_trivial(struct eval_ctx *e, int q, const struct decision *d, int seen)
+/* Store whether each trivial predictor of @q agrees on a decisive decision the kernel answered @seen. */
+static int score_trivial(struct eval_ctx *e, int q, const struct decision *d, int seen)
 {
-	for (int k = 0; k < N_TRIVIAL && trivial_name(q, k); k++)
-		e->tot->trivial_agreed[q][k] += trivial_answer(q, k, d) == seen;
+	sqlite3_stmt *st = e->trivial;
+
+	for (int k = 0; st && k < N_TRIVIAL && trivial_name(q, k); k++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, d->id);
+		sqlite3_bind_text(st, 2, question_names[q], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, trivial_name(q, k), -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 4, trivial_answer(q, k, d) == seen);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			return vms_error("cannot store a trivial predictor's answer: %s",
+					 sqlite3_errmsg(e->sql));
+	}
+	return 0;
 }
 
 static int eval_pass(struct eval_ctx *e, const struct decision *d)
@@ -327,8 +366,8 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 		else if (!(bits & 1) && (seen & 1))
 			pages = d->scanned[0];
 		decisive = question_decisive(Q_SCAN, d);
-		if (decisive && !undecidable)
-			score_trivial(e, Q_SCAN, d, seen);
+		if (decisive && score_trivial(e, Q_SCAN, d, seen))
+			return -1;
 		if (store(e, d->id, Q_SCAN, types_name(seen), undecidable ? "undecidable" : types_name(bits),
 			  bits == seen, pages, !undecidable,
 			  undecidable ? VMS_PROV_UNKNOWN : firmness(e, in, Q_SCAN, bits), undecidable,
@@ -346,8 +385,8 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 		undecidable = want == VMS_UNDECIDABLE;
 		did = d->scanned[file ? 3 : 1] > 0;
 		decisive = question_decisive(q, d);
-		if (decisive && !undecidable)
-			score_trivial(e, q, d, did);
+		if (decisive && score_trivial(e, q, d, did))
+			return -1;
 		if (store(e, d->id, q, did ? "aged" : "kept",
 			  undecidable ? "undecidable" : want ? "aged" : "kept", want == did,
 			  active >> in->priority, 1, undecidable ? VMS_PROV_UNKNOWN : firmness(e, in, q, want),
@@ -360,8 +399,8 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 		/* no shrinker event: not called, or called with nothing to free */
 		undecidable = want == VMS_UNDECIDABLE || (want && !did);
 		decisive = question_decisive(Q_SLAB, d);
-		if (decisive && !undecidable && did)
-			score_trivial(e, Q_SLAB, d, did);
+		if (decisive && did && score_trivial(e, Q_SLAB, d, did))
+			return -1;
 		if (store(e, d->id, Q_SLAB, did ? "shrink" : "no shrinker call seen",
 			  want == VMS_UNDECIDABLE ? "undecidable" : want ? "shrink" : "skip",
 			  want == did || (!want && !did), 0, 0, VMS_PROV_EXACT, undecidable,
@@ -389,11 +428,11 @@ static int eval_run(struct eval_ctx *e, const struct decision *d)
 	want = ask_retry(e, &run);
 	undecidable = want == VMS_UNDECIDABLE;
 	decisive = question_decisive(Q_RETRY, d);
-	if (decisive && !undecidable)
-		score_trivial(e, Q_RETRY, d, d->retried);
+	if (decisive && score_trivial(e, Q_RETRY, d, d->retried))
+		return -1;
 	/* cache_trim_mode_failed rests on the passes' sampled sizes and inferred refaults */
 	run.cache_trim_mode_failed = !run.cache_trim_mode_failed;
-	flipped = ask_retry(e, &run);
+	flipped = e->answers_only ? want : ask_retry(e, &run);
 	if (!undecidable && flipped != want)
 		firm = weakest(d->in.inactive_file.prov, d->in.refault_file.prov);
 	return store(e, d->id, Q_RETRY, d->retried ? "retried" : "failure counted",
@@ -572,7 +611,7 @@ static int run_all(struct eval_ctx *e, const struct decision *all, long n)
 }
 
 int evaluate_policy(struct vms_db *db, const struct decision *all, long n,
-		    struct policy_instance *p, struct eval_totals *tot)
+		    struct policy_instance *p, int with_trivial, struct eval_totals *tot)
 {
 	struct eval_ctx e = { .sql = vms_db_sql(db), .p = p, .tot = tot, .label = p->label };
 	sqlite3_stmt *st = NULL;
@@ -587,17 +626,26 @@ int evaluate_policy(struct vms_db *db, const struct decision *all, long n,
 	if (sqlite3_prepare_v2(e.sql, "INSERT INTO replay_result VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", -1,
 			       &e.insert, NULL))
 		goto sql_err;
+	if (with_trivial &&
+	    (sqlite3_exec(e.sql, "DELETE FROM replay_trivial", NULL, NULL, NULL) ||
+	     sqlite3_prepare_v2(e.sql, "INSERT INTO replay_trivial VALUES (?, ?, ?, ?)", -1,
+				&e.trivial, NULL))) {
+		sqlite3_finalize(e.insert);
+		goto sql_err;
+	}
 	rc = run_all(&e, all, n);
 	sqlite3_finalize(e.insert);
+	sqlite3_finalize(e.trivial);
 	return rc;
 sql_err:
 	return vms_error("%s: %s", vms_db_path(db), sqlite3_errmsg(e.sql));
 }
 
-double evaluate_bench(const struct decision *all, long n, struct policy_instance *p, int rounds)
+double evaluate_bench(const struct decision *all, long n, struct policy_instance *p, int rounds,
+		      int answers_only)
 {
 	struct eval_totals tot;
-	struct eval_ctx e = { .p = p, .tot = &tot, .label = p->label };
+	struct eval_ctx e = { .p = p, .tot = &tot, .label = p->label, .answers_only = answers_only };
 	double t0 = vms_now();
 	int r;
 

@@ -116,7 +116,6 @@ struct eval_totals {
 	long long pages_changed[5];
 	/* decidable decisions where the question's deciding input varies */
 	long long decisive[5], agreed_decisive[5];
-	long long trivial_agreed[5][N_TRIVIAL];	/* on the decisive decisions */
 };
 /* --- discriminate.c --- */
 
@@ -126,8 +125,6 @@ int question_decisive(int q, const struct decision *d);
 int trivial_answer(int q, int k, const struct decision *d);
 /* Name of trivial predictor @k of question @q, or NULL past the last. */
 const char *trivial_name(int q, int k);
-/* The best trivial predictor of question @q in @t: its index, or -1 when none was scored. */
-int trivial_best(const struct eval_totals *t, int q);
 /*
  * Read the decision records into memory (caller frees *out), with the
  * modelled anon/file cost each pass started from. Return: 0 or -1.
@@ -135,12 +132,19 @@ int trivial_best(const struct eval_totals *t, int q);
 int decisions_load(struct vms_db *db, struct decision **out, long *n);
 /*
  * Run every decision record through @p (and through the baseline for the
- * hooks @p leaves out) and store replay_result rows.
+ * hooks @p leaves out) and store replay_result rows; with @with_trivial
+ * also (replacing them) the replay_trivial rows, which do not depend on @p.
+ * Return: 0 or -1 (vms_error set).
  */
 int evaluate_policy(struct vms_db *db, const struct decision *all, long n,
-		    struct policy_instance *p, struct eval_totals *tot);
-/* Evaluate @rounds times without storing. Return: seconds taken, or -1. */
-double evaluate_bench(const struct decision *all, long n, struct policy_instance *p, int rounds);
+		    struct policy_instance *p, int with_trivial, struct eval_totals *tot);
+/*
+ * Evaluate @rounds times without storing; with @answers_only without the
+ * firmness (each answer asked once, not again with inputs moved).
+ * Return: seconds taken, or -1.
+ */
+double evaluate_bench(const struct decision *all, long n, struct policy_instance *p, int rounds,
+		      int answers_only);
 extern const char *const question_names[5];
 
 #endif

@@ -76,3 +76,14 @@ CREATE TABLE IF NOT EXISTS replay_result (
 );
 CREATE INDEX IF NOT EXISTS replay_result_policy ON replay_result (policy, question);
 CREATE INDEX IF NOT EXISTS replay_result_decision ON replay_result (decision, question);
+
+-- One row per trivial predictor of a question, for each decision where the
+-- question was asked and is decisive (replay_result.decisive): whether the
+-- predictor's answer matches what the kernel did. The predictors do not
+-- depend on a policy; replay writes these rows once, with the baseline.
+CREATE TABLE IF NOT EXISTS replay_trivial (
+	decision INTEGER NOT NULL REFERENCES decision(id),
+	question TEXT NOT NULL,        -- as in replay_result
+	predictor TEXT NOT NULL,       -- 'file only', 'always aged', ... (docs/replay.md); rows in the predictors' order
+	agrees INTEGER NOT NULL        -- 1 its answer matches the kernel's, 0 it differs
+);

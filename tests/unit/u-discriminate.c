@@ -89,15 +89,5 @@ int main(void)
 	is_int(trivial_answer(Q_RETRY, 2, &d), 0, "retry when the loop ran to the end: not at 4");
 	is_int(trivial_answer(Q_RETRY, 1, &d), 1, "always retry");
 	ok(trivial_name(Q_SLAB, 2) == NULL, "slab has two trivial predictors");
-	{
-		struct eval_totals t;
-
-		memset(&t, 0, sizeof(t));
-		is_int(trivial_best(&t, Q_SCAN), -1, "nothing decisive: no best trivial");
-		t.decisive[Q_SCAN] = 10;
-		t.trivial_agreed[Q_SCAN][2] = 7;
-		t.trivial_agreed[Q_SCAN][0] = 5;
-		is_int(trivial_best(&t, Q_SCAN), 2, "best trivial: the most agreements");
-	}
 	return done_testing();
 }

@@ -9,7 +9,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <unistd.h>
+
+#include <sqlite3.h>
 
 #include "vms.h"
 #include "../../replay/replay.h"
@@ -52,7 +55,7 @@ static const struct vms_policy test_policy = {
 
 static struct vms_value val(long long v)
 {
-	struct vms_value x = { v, VMS_PROV_SAMPLED };
+	struct vms_value x = { v, VMS_PROV_SAMPLED, v, v };
 
 	return x;
 }
@@ -87,11 +90,13 @@ static struct decision pass(long long scan_ia, long long scan_aa, long long scan
 	return d;
 }
 
+static struct vms_db *db;	/* the scratch database judge() writes */
+static int with_trivial;	/* judge() also stores the trivial predictors' rows */
+
 /* Totals of the test policy over @d (evaluate_policy, on a scratch database). */
 static struct eval_totals judge(const struct decision *d, int n)
 {
 	struct policy_instance p = { .policy = &test_policy, .label = "test" };
-	static struct vms_db *db;
 	struct eval_totals tot;
 
 	if (!db) {
@@ -109,9 +114,28 @@ static struct eval_totals judge(const struct decision *d, int n)
 		}
 	}
 	memset(&tot, 0, sizeof(tot));
-	if (evaluate_policy(db, d, n, &p, &tot))
+	if (evaluate_policy(db, d, n, &p, with_trivial, &tot))
 		ok(0, "evaluate_policy: %s", vms_last_error());
 	return tot;
+}
+
+/* "question:rows:agreements" of replay_trivial per question, joined by spaces. */
+static const char *trivial_rows(void)
+{
+	static char buf[256];
+	sqlite3_stmt *st;
+	size_t used = 0;
+
+	buf[0] = 0;
+	if (sqlite3_prepare_v2(vms_db_sql(db), "SELECT question, COUNT(*), SUM(agrees) FROM replay_trivial"
+			       " GROUP BY question ORDER BY question", -1, &st, NULL))
+		return "cannot read replay_trivial";
+	while (sqlite3_step(st) == SQLITE_ROW && used < sizeof(buf))
+		used += snprintf(buf + used, sizeof(buf) - used, "%s%s:%d:%d", used ? " " : "",
+				 (const char *)sqlite3_column_text(st, 0), sqlite3_column_int(st, 1),
+				 sqlite3_column_int(st, 2));
+	sqlite3_finalize(st);
+	return buf;
 }
 
 int main(void)
@@ -195,22 +219,51 @@ int main(void)
 	is_int(t.agreed[Q_SLAB] + t.undecidable[Q_SLAB], 0, "skip against 3 calls: differs");
 	is_int(t.pages_changed[Q_SLAB], 0, "slab: no pages at stake");
 
-	/* kswapd retry: asked only for runs that reclaimed nothing */
+	/* kswapd retry: asked only for runs whose first sweep reclaimed nothing;
+	 * the kernel retried when the run restarted after that sweep */
 	d[1] = pass(0, 0, 0, 0);
 	d[1].id = 2;
 	d[1].is_run = 1;
-	d[1].reclaimed = 0;
-	d[1].swept_twice = 0;
+	d[1].first_lowest = 1;
+	d[1].first_reclaimed = 0;
+	d[1].retried = 0;
 	want_retry = 1;
 	t = judge(&d[1], 1);
-	is_int(t.asked[Q_RETRY], 1, "a failed run: kswapd_retry asked");
+	is_int(t.asked[Q_RETRY], 1, "a failed first sweep: kswapd_retry asked");
 	is_int(t.agreed[Q_RETRY], 0, "retry against a counted failure: differs");
-	d[1].swept_twice = 1;
+	d[1].retried = 1;
 	t = judge(&d[1], 1);
 	is_int(t.agreed[Q_RETRY], 1, "retry against a retried run: agrees");
-	d[1].reclaimed = 5;
+	d[1].first_reclaimed = 5;
 	t = judge(&d[1], 1);
-	is_int(t.asked[Q_RETRY], 0, "a run that reclaimed: not asked");
+	is_int(t.asked[Q_RETRY], 0, "a first sweep that reclaimed: not asked");
+	d[1].first_reclaimed = 0;
+	d[1].first_lowest = -1;
+	t = judge(&d[1], 1);
+	is_int(t.asked[Q_RETRY], 0, "no first sweep recorded: not asked");
+
+	/* the trivial predictors, stored on decisive decisions whatever the policy:
+	 * scan_balance (swap, both types with a target) against file only: "file
+	 * only" and refault-blind 6.18 (cache_trim_mode: 32000 >> 4 inactive file,
+	 * ratio not low) agree, anon+file and FRACT 60:140 do not; deactivate_file
+	 * (ratio not low, the file list kept): the ratio test and "always kept"
+	 * agree, "always aged" not; no anon scanned, slab not decisive (no boost) */
+	d[0] = pass(0, 0, 64, 0);
+	want_balance = VMS_SCAN_EQUAL;
+	with_trivial = 1;
+	t = judge(d, 1);
+	is_str(trivial_rows(), strlen(trivial_rows()), "deactivate_file:3:2 scan_balance:4:2", "trivial predictors stored");
+	is_int(t.decisive[Q_SCAN], 1, "scan_balance decisive");
+	is_int(t.agreed_decisive[Q_SCAN], 0, "EQUAL differs on the decisive decision");
+	/* without swap the scan balance is not decisive: no rows for it */
+	d[0].in.swap_free = val(0);
+	t = judge(d, 1);
+	is_str(trivial_rows(), strlen(trivial_rows()), "deactivate_file:3:2", "no swap: scan_balance not decisive");
+	/* the other policies leave the rows alone */
+	with_trivial = 0;
+	d[0] = pass(0, 0, 64, 0);
+	t = judge(d, 1);
+	is_str(trivial_rows(), strlen(trivial_rows()), "deactivate_file:3:2", "without with_trivial: rows kept");
 
 	return done_testing();
 }

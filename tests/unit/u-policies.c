@@ -179,6 +179,7 @@ int main(void)
 	is_int(policy_v6_18.deactivate(NULL, &in, 0), 1, "force_deactivate sweep: age active anon");
 	ok(!kl_cache_trim_mode(&in), "force_deactivate: DEACTIVATE_FILE set, so no cache_trim_mode");
 	/* 5.9+: anon refaults since the last cycle age active anon on a list that is not low */
+	in = base();
 	in.inactive_anon = val(100);
 	in.active_anon = val(50);
 	is_int(kl_deactivate_anon(&in), 0, "anon list not low, no anon refaults: keep active anon");
@@ -188,6 +189,7 @@ int main(void)
 	in.refault_file = val(5);
 	is_int(kl_deactivate_anon(&in), 0, "file refaults do not age the anon list");
 	/* and in the scan balance: anon refaults end file_is_tiny's anon-only choice */
+	in.refault_anon = val(1);
 	in.priority = 2;
 	in.inactive_file = val(10);
 	in.active_file = val(10);
