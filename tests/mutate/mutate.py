@@ -22,7 +22,7 @@ Mutation list format, one block per mutation, blocks separated by blank
 lines, '#' lines are comments:
 
   id: scan-kswapd-direct-swapped
-  file: plots/plot-data.c
+  file: plots/kind-scan.c
   test: t4200 u-policies t1200:usage*
         (tNNNN: sh tests/tNNNN-*.sh; tNNNN:PAT: only its tests whose title
         matches PAT; u-x: tests/unit/u-x)
