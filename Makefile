@@ -78,6 +78,7 @@ LIB_OBJS += analyze/report-util.o
 LIB_OBJS += analyze/report-vmstat.o
 LIB_OBJS += analyze/vmstat-metrics.o
 LIB_OBJS += lib/db.o
+LIB_OBJS += lib/db-replace.o
 LIB_OBJS += lib/derive.o
 LIB_OBJS += lib/derive-episodes.o
 LIB_OBJS += lib/derive-inactive.o

@@ -58,12 +58,22 @@ enum vms_open_flags {
 /**
  * vms_db_create() - create a new vmscope database
  * @path: file to create; an existing file is an error unless @overwrite
- * @overwrite: replace an existing file
+ * @overwrite: replace an existing vmscope database (see vms_db_may_replace())
  * @source_kind: value for run.source_kind
  *
  * Return: handle (caller frees with vms_db_close()), or NULL with vms_error set.
  */
 struct vms_db *vms_db_create(const char *path, int overwrite, const char *source_kind);
+/**
+ * vms_db_may_replace() - may a database be written to @path?
+ * @path: the output; a missing one is always fine
+ * @force: an existing @path may be replaced (--force); even then only a
+ *	regular file holding a vmscope database, and never @input
+ * @input: the file being read, or NULL
+ *
+ * Return: 0, or -1 with vms_error saying why not.
+ */
+int vms_db_may_replace(const char *path, int force, const char *input);
 /**
  * vms_db_open() - open an existing vmscope database and check its schema version
  * Return: handle (caller frees with vms_db_close()), or NULL with vms_error set.

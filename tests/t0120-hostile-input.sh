@@ -51,4 +51,73 @@ test_expect_success SQLITE3 'a NUL inside a value is an import_error row' '
 	nul_rejected nul3.txt
 '
 
+# A small good trace and a database imported from it, for the --force cases.
+test_expect_success 'setup: a trace and a database' '
+	nul_trace good.txt "nid=0 nr_scanned=3" &&
+	sed -i "41s/.*/$(sed -n 1p good.txt)/" good.txt &&
+	vmscope import -q good.txt -o good.db
+'
+
+# fingerprint F: type, inode and size of F itself (not what a symlink points
+# to), and the checksum of the content of a regular file.
+fingerprint() {
+	stat -c '%F %i %s' "$1" &&
+	if [ -f "$1" ] && [ ! -L "$1" ]; then cksum <"$1"; fi
+}
+
+# refused_replace OUT WHY: import -f into OUT is exit 1 naming WHY, and OUT
+# and good.txt are untouched.
+refused_replace() {
+	_out_before=$(fingerprint "$1") &&
+	_in_before=$(fingerprint good.txt) &&
+	test_must_fail vmscope import -q good.txt -o "$1" -f 2>err &&
+	grep -q "$2" err &&
+	assert_eq "$(fingerprint "$1")" "$_out_before" "$1" &&
+	assert_eq "$(fingerprint good.txt)" "$_in_before" "the input"
+}
+
+test_expect_success '--force does not replace a regular file that is not a vmscope database' '
+	echo "my notes" >notes.txt &&
+	refused_replace notes.txt "not a vmscope database" &&
+	assert_eq "$(cat notes.txt)" "my notes"
+'
+
+test_expect_success '--force does not replace the input, by its own name or another' '
+	refused_replace good.txt "is the input" &&
+	ln -s good.txt link.db &&
+	refused_replace link.db "is the input" &&
+	[ -L link.db ] &&
+	ln good.txt hard.db &&
+	refused_replace hard.db "is the input"
+'
+
+test_expect_success '--force does not replace what is not a regular file' '
+	mkdir dir.db &&
+	refused_replace dir.db "not a regular file" &&
+	[ -d dir.db ] &&
+	mkfifo fifo.db &&
+	refused_replace fifo.db "not a regular file" &&
+	[ -p fifo.db ]
+'
+
+test_expect_success SQLITE3 '--force replaces a vmscope database, and a missing -o needs no --force' '
+	vmscope import -q good.txt -o good.db -f &&
+	assert_eq "$(sql good.db "SELECT events FROM run")" 42 &&
+	test_must_fail vmscope import -q good.txt -o good.db 2>err &&
+	grep -q "already exists (use --force" err
+'
+
+test_expect_success '--force does not replace a SQLite database of another program' '
+	sqlite3 other.db "CREATE TABLE t (x); INSERT INTO t VALUES (1)" &&
+	refused_replace other.db "not a vmscope database"
+'
+
+test_expect_success ROOT,TRACEFS 'record --force does not replace a file that is not a vmscope database' '
+	echo "my notes" >rec-notes.txt &&
+	_before=$(fingerprint rec-notes.txt) &&
+	test_must_fail vmscope record -q -o rec-notes.txt -f -- true 2>err &&
+	grep -q "not a vmscope database" err &&
+	assert_eq "$(fingerprint rec-notes.txt)" "$_before"
+'
+
 test_done
