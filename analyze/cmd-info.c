@@ -22,11 +22,27 @@ static const struct cli_help info_help = {
 		"schema version, corrupt); 2 usage error. See docs/info.md.\n",
 };
 
+/*
+ * Column @i of @st as text with its control characters as '?' (a comm or a
+ * path from the trace may hold terminal escapes), or @dflt when NULL. The
+ * copy lives until RECENT more calls, enough for one printf.
+ */
 static const char *col_text(sqlite3_stmt *st, int i, const char *dflt)
 {
+	enum { RECENT = 16 };
+	static char *recent[RECENT];
+	static int next;
 	const char *s = (const char *)sqlite3_column_text(st, i);
 
-	return s ? s : dflt;
+	if (!s)
+		return dflt;
+	free(recent[next]);
+	recent[next] = strdup(s);
+	if (!recent[next])
+		return "?";
+	s = vms_make_printable(recent[next]);
+	next = (next + 1) % RECENT;
+	return s;
 }
 
 static int show_run(sqlite3 *sql)

@@ -319,5 +319,14 @@ void vms_buf_release(struct vms_buf *b);
  */
 int vms_array_reserve(void *arrayp, int *alloc, int n, int first, size_t size);
 int vms_json_append_string(struct vms_buf *b, const char *s, size_t len);
+/*
+ * vms_control_len() - is a control character at @p (C0 below 0x20, DEL, or
+ * C1 U+0080..U+009F in UTF-8)? Text read from a trace may hold terminal
+ * escapes; every text and CSV output shows each such byte as '?'.
+ * Return: its length in bytes (1 or 2), or 0.
+ */
+size_t vms_control_len(const char *p);
+/* vms_make_printable() - replace every control byte of @s in place with '?'. Return: @s. */
+char *vms_make_printable(char *s);
 
 #endif /* VMS_H */

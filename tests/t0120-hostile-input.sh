@@ -120,4 +120,43 @@ test_expect_success ROOT,TRACEFS 'record --force does not replace a file that is
 	assert_eq "$(fingerprint rec-notes.txt)" "$_before"
 '
 
+# esc_trace: three direct reclaims by a task whose comm is "ev" ESC "[2Jil",
+# and one by "c1" CSI(U+009B in UTF-8) "2Jx".
+esc_trace() {
+	_esc=$(printf '\033') _csi=$(printf '\302\233')
+	echo "# tracer: nop"
+	for i in 1 2 3; do
+		printf '   ev%s[2Jil-6656  [001]   798.%06d: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_KERNEL\n' "$_esc" $((i * 10))
+		printf '   ev%s[2Jil-6656  [001]   798.%06d: mm_vmscan_direct_reclaim_end: nr_reclaimed=5\n' "$_esc" $((i * 10 + 5))
+	done
+	printf '   c1%s2Jx-6657  [001]   799.000000: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_KERNEL\n' "$_csi"
+	printf '   c1%s2Jx-6657  [001]   799.000005: mm_vmscan_direct_reclaim_end: nr_reclaimed=5\n' "$_csi"
+}
+
+# no_escapes FILE: FILE holds no ESC and no UTF-8 C1 byte pair, and shows
+# both comms with their control characters as "?".
+no_escapes() {
+	if LC_ALL=C grep -q "$(printf '\033')" "$1"; then echo "ESC in $1"; return 1; fi
+	if LC_ALL=C grep -q "$(printf '\302\233')" "$1"; then echo "CSI in $1"; return 1; fi
+	grep -q "ev?\[2Jil" "$1" &&
+	grep -q "c1??2Jx" "$1"
+}
+
+test_expect_success 'info, text and CSV reports show control characters of trace text as ?' '
+	esc_trace >esc.txt &&
+	vmscope import -q esc.txt -o esc.db &&
+	vmscope info esc.db >info.out &&
+	no_escapes info.out &&
+	vmscope report esc.db >report.out &&
+	no_escapes report.out &&
+	vmscope report --format csv esc.db >report.csv &&
+	no_escapes report.csv
+'
+
+test_expect_success 'JSON keeps the control characters, escaped' '
+	vmscope report --format json esc.db >report.json &&
+	grep -q "ev\\\\u001b\\[2Jil" report.json &&
+	if LC_ALL=C grep -q "$(printf "\\033")" report.json; then echo "raw ESC in JSON"; false; fi
+'
+
 test_done
