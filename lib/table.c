@@ -47,6 +47,8 @@ struct out {
 	int tables;
 	int metas;
 	const char *only;	/* print only the tables of this name */
+	int only_found;		/* a table of that name came */
+	struct vms_buf names;	/* ", "-separated names of the tables that came, once each */
 	int failed;		/* a table could not be written: out_close() fails */
 };
 
@@ -542,10 +544,27 @@ void out_only(struct out *o, const char *table)
 	o->only = table;
 }
 
+/* Add @name to o->names unless it is there already; an allocation failure only shortens the list. */
+static void note_name(struct out *o, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = o->names.buf; p; p = strstr(p, ", ")) {
+		p += *p == ',' ? 2 : 0;
+		if (!strncmp(p, name, len) && (!p[len] || p[len] == ','))
+			return;
+	}
+	if (o->names.len)
+		vms_buf_add(&o->names, ", ", 2);
+	vms_buf_add(&o->names, name, len);
+}
+
 int out_table(struct out *o, const struct table *t)
 {
+	note_name(o, t->name);
 	if (o->only && strcmp(o->only, t->name))
 		return 0;
+	o->only_found = 1;
 	if (t->oom || (o->fmt == OUT_TEXT && emit_text(o, t))) {
 		o->failed = 1;
 		return vms_error("out of memory while building table '%s'", t->name);
@@ -556,6 +575,16 @@ int out_table(struct out *o, const struct table *t)
 		emit_json(o, t);
 	o->tables++;
 	return 0;
+}
+
+int out_only_found(const struct out *o)
+{
+	return o->only_found;
+}
+
+const char *out_table_names(const struct out *o)
+{
+	return o->names.len ? o->names.buf : "none";
 }
 
 int out_close(struct out *o)
@@ -569,6 +598,7 @@ int out_close(struct out *o)
 			fprintf(o->f, "\n]}\n");
 	}
 	rc = fflush(o->f) || ferror(o->f) || o->failed ? -1 : 0;
+	vms_buf_release(&o->names);
 	free(o);
 	return rc;
 }

@@ -159,4 +159,30 @@ test_expect_success 'JSON keeps the control characters, escaped' '
 	if LC_ALL=C grep -q "$(printf "\\033")" report.json; then echo "raw ESC in JSON"; false; fi
 '
 
+# exit_is N CMD...: CMD exits with status N.
+exit_is() {
+	_want=$1
+	shift
+	_rc=0
+	"$@" || _rc=$?
+	assert_eq "$_rc" "$_want" "exit status of $*"
+}
+
+test_expect_success 'report --table naming no table is a usage error listing the tables' '
+	exit_is 2 vmscope report esc.db --table nosuch >out 2>err &&
+	test ! -s out &&
+	grep -q "no table .nosuch. in this report (tables: .*per-task" err &&
+	exit_is 2 vmscope report esc.db episodes --table nosuch --format json >out 2>err &&
+	test ! -s out &&
+	vmscope report esc.db --table per-task >out &&
+	grep -q "ev?\[2Jil" out
+'
+
+test_expect_success SQLITE3 'info on a database without lost_events fails naming the table' '
+	cp esc.db nolost.db &&
+	sql nolost.db "DROP TABLE lost_events" &&
+	test_must_fail vmscope info nolost.db >out 2>err &&
+	grep -q "no such table: lost_events" err
+'
+
 test_done
