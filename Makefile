@@ -156,6 +156,7 @@ UNIT_TESTS += tests/unit/u-policies-4 tests/unit/u-discriminate
 UNIT_TESTS += tests/unit/u-import-lib
 UNIT_TESTS += tests/unit/u-evaluate
 UNIT_TESTS += tests/unit/u-window
+UNIT_TESTS += tests/unit/u-hostile-names
 
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 
