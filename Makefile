@@ -78,6 +78,7 @@ LIB_OBJS += analyze/report-util.o
 LIB_OBJS += analyze/report-vmstat.o
 LIB_OBJS += analyze/vmstat-metrics.o
 LIB_OBJS += lib/db.o
+LIB_OBJS += lib/db-replace.o
 LIB_OBJS += lib/derive.o
 LIB_OBJS += lib/derive-episodes.o
 LIB_OBJS += lib/derive-inactive.o
@@ -155,6 +156,7 @@ UNIT_TESTS += tests/unit/u-policies-4 tests/unit/u-discriminate
 UNIT_TESTS += tests/unit/u-import-lib
 UNIT_TESTS += tests/unit/u-evaluate
 UNIT_TESTS += tests/unit/u-window
+UNIT_TESTS += tests/unit/u-hostile-names
 
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 

@@ -22,11 +22,27 @@ static const struct cli_help info_help = {
 		"schema version, corrupt); 2 usage error. See docs/info.md.\n",
 };
 
+/*
+ * Column @i of @st as text with its control characters as '?' (a comm or a
+ * path from the trace may hold terminal escapes), or @dflt when NULL. The
+ * copy lives until RECENT more calls, enough for one printf.
+ */
 static const char *col_text(sqlite3_stmt *st, int i, const char *dflt)
 {
+	enum { RECENT = 16 };
+	static char *recent[RECENT];
+	static int next;
 	const char *s = (const char *)sqlite3_column_text(st, i);
 
-	return s ? s : dflt;
+	if (!s)
+		return dflt;
+	free(recent[next]);
+	recent[next] = strdup(s);
+	if (!recent[next])
+		return "?";
+	s = vms_make_printable(recent[next]);
+	next = (next + 1) % RECENT;
+	return s;
 }
 
 static int show_run(sqlite3 *sql)
@@ -119,24 +135,32 @@ static int show_event_counts(sqlite3 *sql)
 	return rc == SQLITE_DONE ? 0 : vms_error("cannot count events: %s", sqlite3_errmsg(sql));
 }
 
-static void show_simple(sqlite3 *sql, const char *title, const char *query, const char *none)
+/* One section: @title, then a line per row of @query, or @none. Return: 0, or -1 (vms_error). */
+static int show_simple(sqlite3 *sql, const char *title, const char *query, const char *none)
 {
 	sqlite3_stmt *st;
-	int rows = 0, i;
+	int rows = 0, i, step;
 
+	/* a table of the schema that is missing or unreadable means a damaged database */
 	if (sqlite3_prepare_v2(sql, query, -1, &st, NULL))
-		return;
+		return vms_error("cannot show the %s: %s", title, sqlite3_errmsg(sql));
 	printf("\n%s:\n", title);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		printf("  ");
 		for (i = 0; i < sqlite3_column_count(st); i++)
 			printf("%s%s", i ? "  " : "", col_text(st, i, "-"));
 		printf("\n");
 		rows++;
 	}
+	if (step != SQLITE_DONE) {
+		vms_error("cannot show the %s: %s", title, sqlite3_errmsg(sql));
+		sqlite3_finalize(st);
+		return -1;
+	}
 	if (!rows)
 		printf("  %s\n", none);
 	sqlite3_finalize(st);
+	return 0;
 }
 
 int cmd_info(int argc, const char **argv)
@@ -161,21 +185,25 @@ int cmd_info(int argc, const char **argv)
 		rc = error_last();
 		goto out;
 	}
-	show_simple(sql, "lost events (cpu, count, source)",
-		    "SELECT COALESCE(cpu, 'all'), COALESCE(SUM(count), 'unknown'), source"
-		    " FROM lost_events GROUP BY cpu, source ORDER BY cpu", "none reported");
-	show_simple(sql, "unreadable lines or records (first 5 of the import_error table)",
-		    "SELECT 'line ' || COALESCE(line, '-') || ':', reason FROM import_error"
-		    " ORDER BY rowid LIMIT 5", "none");
-	show_simple(sql, "counter sources (source, scope, samples, first, last)",
-		    "SELECT source, CASE scope WHEN '' THEN 'machine' ELSE scope END, COUNT(*),"
-		    " printf('%.6f', MIN(ts) / 1e9), printf('%.6f', MAX(ts) / 1e9)"
-		    " FROM counter_sample GROUP BY source, scope ORDER BY source, scope",
-		    "none (this source has no counters; `vmscope record` samples them)");
-	show_simple(sql, "sysctls", "SELECT name || ' = ' || value FROM sysctl ORDER BY name",
-		    "not recorded");
-	show_simple(sql, "tasks with most events (pid, comm, events)",
-		    "SELECT pid, quote(comm), events FROM task ORDER BY events DESC LIMIT 8", "none");
+	if (show_simple(sql, "lost events (cpu, count, source)",
+			"SELECT COALESCE(cpu, 'all'), COALESCE(SUM(count), 'unknown'), source"
+			" FROM lost_events GROUP BY cpu, source ORDER BY cpu", "none reported") ||
+	    show_simple(sql, "unreadable lines or records (first 5 of the import_error table)",
+			"SELECT 'line ' || COALESCE(line, '-') || ':', reason FROM import_error"
+			" ORDER BY rowid LIMIT 5", "none") ||
+	    show_simple(sql, "counter sources (source, scope, samples, first, last)",
+			"SELECT source, CASE scope WHEN '' THEN 'machine' ELSE scope END, COUNT(*),"
+			" printf('%.6f', MIN(ts) / 1e9), printf('%.6f', MAX(ts) / 1e9)"
+			" FROM counter_sample GROUP BY source, scope ORDER BY source, scope",
+			"none (this source has no counters; `vmscope record` samples them)") ||
+	    show_simple(sql, "sysctls", "SELECT name || ' = ' || value FROM sysctl ORDER BY name",
+			"not recorded") ||
+	    show_simple(sql, "tasks with most events (pid, comm, events)",
+			"SELECT pid, quote(comm), events FROM task ORDER BY events DESC LIMIT 8",
+			"none")) {
+		fflush(stdout);
+		rc = error_last();
+	}
 out:
 	vms_db_close(db);
 	return rc;

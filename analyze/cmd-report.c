@@ -76,6 +76,9 @@ int cmd_report(int argc, const char **argv)
 	const char *path = NULL, *only = NULL;
 	int nchosen = 0, list = 0, rc, i;
 	struct out *o;
+	FILE *dst = stdout;
+	char *held = NULL;
+	size_t held_len = 0;
 	const struct cli_option opts[] = {
 		OPT_FORMAT(&fmt),
 		OPT_WINDOW(&win, "the run"),
@@ -117,7 +120,12 @@ int cmd_report(int argc, const char **argv)
 		rc = error_last();
 		goto out;
 	}
-	o = out_open(stdout, fmt);
+	/* with --table, hold the report back until it is known that the table came */
+	if (only && !(dst = open_memstream(&held, &held_len))) {
+		rc = error("out of memory");
+		goto out;
+	}
+	o = out_open(dst, fmt);
 	if (!o) {
 		rc = error("out of memory");
 		goto out;
@@ -130,9 +138,22 @@ int cmd_report(int argc, const char **argv)
 			rc = error("section '%s': %s", chosen[i]->name, vms_last_error());
 			break;
 		}
+	if (!rc && only && !out_only_found(o))
+		rc = cli_usage_error(opts, &report_help, "no table '%s' in this report (tables: %s)",
+				     only, out_table_names(o));
 	if (out_close(o) && !rc)
 		rc = error("cannot write the report to standard output");
+	if (dst != stdout) {
+		if (fclose(dst) && !rc)
+			rc = error("out of memory");
+		dst = stdout;
+		if (!rc && (fwrite(held, 1, held_len, stdout) != held_len || fflush(stdout)))
+			rc = error("cannot write the report to standard output");
+	}
 out:
+	if (dst != stdout)
+		fclose(dst);
+	free(held);
 	vms_db_close(ctx.db);
 	cli_list_release(&names);
 	free(chosen);

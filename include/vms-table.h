@@ -48,6 +48,10 @@ void out_meta(struct out *o, const char *key, const char *value);
 int out_table(struct out *o, const struct table *t);
 /* Print only the tables called @table (for CSV: one table per file). */
 void out_only(struct out *o, const char *table);
+/* Did a table of the out_only() name come? */
+int out_only_found(const struct out *o);
+/* The names of all tables that came to out_table(), ", "-separated ("none"); valid until out_close(). */
+const char *out_table_names(const struct out *o);
 /* Finish the document (JSON closing brackets). Return: 0, or -1 on a write error or a table out_table() refused. */
 int out_close(struct out *o);
 

@@ -58,12 +58,22 @@ enum vms_open_flags {
 /**
  * vms_db_create() - create a new vmscope database
  * @path: file to create; an existing file is an error unless @overwrite
- * @overwrite: replace an existing file
+ * @overwrite: replace an existing vmscope database (see vms_db_may_replace())
  * @source_kind: value for run.source_kind
  *
  * Return: handle (caller frees with vms_db_close()), or NULL with vms_error set.
  */
 struct vms_db *vms_db_create(const char *path, int overwrite, const char *source_kind);
+/**
+ * vms_db_may_replace() - may a database be written to @path?
+ * @path: the output; a missing one is always fine
+ * @force: an existing @path may be replaced (--force); even then only a
+ *	regular file holding a vmscope database, and never @input
+ * @input: the file being read, or NULL
+ *
+ * Return: 0, or -1 with vms_error saying why not.
+ */
+int vms_db_may_replace(const char *path, int force, const char *input);
 /**
  * vms_db_open() - open an existing vmscope database and check its schema version
  * Return: handle (caller frees with vms_db_close()), or NULL with vms_error set.
@@ -309,5 +319,14 @@ void vms_buf_release(struct vms_buf *b);
  */
 int vms_array_reserve(void *arrayp, int *alloc, int n, int first, size_t size);
 int vms_json_append_string(struct vms_buf *b, const char *s, size_t len);
+/*
+ * vms_control_len() - is a control character at @p (C0 below 0x20, DEL, or
+ * C1 U+0080..U+009F in UTF-8)? Text read from a trace may hold terminal
+ * escapes; every text and CSV output shows each such byte as '?'.
+ * Return: its length in bytes (1 or 2), or 0.
+ */
+size_t vms_control_len(const char *p);
+/* vms_make_printable() - replace every control byte of @s in place with '?'. Return: @s. */
+char *vms_make_printable(char *s);
 
 #endif /* VMS_H */

@@ -124,13 +124,10 @@ int db_end(struct vms_db *db)
 struct vms_db *vms_db_create(const char *path, int overwrite, const char *source_kind)
 {
 	struct vms_db *db;
-	struct stat st;
 	char sql[256];
 
-	if (!overwrite && stat(path, &st) == 0) {
-		vms_error("'%s' already exists (use --force to replace it)", path);
+	if (vms_db_may_replace(path, overwrite, NULL))
 		return NULL;
-	}
 	if (overwrite && unlink(path) && errno != ENOENT) {
 		vms_error("cannot replace '%s': %s", path, strerror(errno));
 		return NULL;

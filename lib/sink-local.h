@@ -22,6 +22,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <sqlite3.h>
 
@@ -140,6 +141,15 @@ int sink_schema_load(struct vms_sink *s);
 void sink_schema_release(struct vms_sink *s);
 /* Column of @t storing field @name (not NUL-terminated), or -1. */
 int sink_column(const struct vms_table *t, const char *name, size_t len);
+
+/*
+ * Is the NUL-terminated @known exactly the @len bytes at @name? @name comes
+ * from the input and may hold a NUL itself, so @known is never read past its end.
+ */
+static inline int sink_name_is(const char *known, const char *name, size_t len)
+{
+	return strnlen(known, len + 1) == len && !memcmp(known, name, len);
+}
 
 /* sink-writer.c */
 int sink_writer_init(struct vms_sink *s);

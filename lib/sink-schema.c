@@ -324,11 +324,10 @@ int sink_column(const struct vms_table *t, const char *name, size_t len)
 	int i;
 
 	for (i = COMMON_COLUMNS; i < t->ncols; i++)
-		if (i != t->json_col && i != t->event_col && !strncmp(t->cols[i].name, name, len) &&
-		    !t->cols[i].name[len])
+		if (i != t->json_col && i != t->event_col && sink_name_is(t->cols[i].name, name, len))
 			return t->generic ? -1 : i;
 	for (i = 0; i < t->naliases; i++)
-		if (!strncmp(t->aliases[i].alias, name, len) && !t->aliases[i].alias[len])
+		if (sink_name_is(t->aliases[i].alias, name, len))
 			return t->aliases[i].col;
 	return -1;
 }

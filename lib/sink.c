@@ -229,7 +229,7 @@ static int vocab_lookup(const struct vocab *v, const char *name, size_t len, lon
 	int i;
 
 	for (i = 0; i < v->n; i++)
-		if (!strncmp(v->entries[i].name, name, len) && !v->entries[i].name[len]) {
+		if (sink_name_is(v->entries[i].name, name, len)) {
 			*out = v->entries[i].value;
 			return 0;
 		}

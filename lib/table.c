@@ -2,10 +2,10 @@
 /*
  * table.c - result tables of the analyzers and their text, CSV and JSON
  * output (see table.h). Every string goes through one escaper per format:
- * CSV quotes fields with commas, quotes or line breaks; JSON escapes through
- * vms_json_append_string(); text replaces control characters with '?', so a
- * comm holding a newline or an escape sequence cannot break a table or a
- * terminal.
+ * text and CSV replace control characters with '?' (vms_control_len()), so a
+ * comm holding a newline or an escape sequence cannot break a table, a CSV
+ * row or a terminal, and CSV quotes fields with commas or quotes; JSON
+ * escapes through vms_json_append_string().
  */
 #include <math.h>
 #include <stdarg.h>
@@ -47,6 +47,8 @@ struct out {
 	int tables;
 	int metas;
 	const char *only;	/* print only the tables of this name */
+	int only_found;		/* a table of that name came */
+	struct vms_buf names;	/* ", "-separated names of the tables that came, once each */
 	int failed;		/* a table could not be written: out_close() fails */
 };
 
@@ -195,9 +197,7 @@ int table_rows(const struct table *t)
 /* Printable on a terminal: control bytes become '?'. */
 static void sanitize(char *s)
 {
-	for (; s && *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
+	vms_make_printable(s);
 }
 
 /*
@@ -263,13 +263,19 @@ static const char *cell_text(const struct table *t, int idx, char *buf)
 	return p;
 }
 
-/* Write @s with control bytes shown as '?'; Return: its length. */
+/* Write @s with control bytes shown as '?'; Return: its length in bytes. */
 static int put_sanitized(FILE *f, const char *s)
 {
 	const char *p;
+	size_t n;
 
-	for (p = s; *p; p++)
-		putc_unlocked((unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p, f);
+	for (p = s; *p; p += n ? n : 1) {
+		n = vms_control_len(p);
+		if (n)
+			fwrite_unlocked("??", 1, n, f);
+		else
+			putc_unlocked(*p, f);
+	}
 	return (int)(p - s);
 }
 
@@ -381,19 +387,26 @@ out:
 	return rc;
 }
 
+/* A CSV field: control bytes as '?' as in text, quoted when it holds a comma or a quote. */
 static void csv_field(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
+	int quote = strpbrk(s, ",\"") != NULL;
+
+	if (quote)
+		fputc('"', f);
+	size_t n;
+
+	for (; *s; s += n ? n : 1) {
+		n = vms_control_len(s);
+		if (n)
+			fwrite("??", 1, n, f);
+		else if (*s == '"')
+			fputs("\"\"", f);
+		else
+			fputc(*s, f);
 	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	if (quote)
+		fputc('"', f);
 }
 
 static void emit_csv(struct out *o, const struct table *t)
@@ -531,10 +544,27 @@ void out_only(struct out *o, const char *table)
 	o->only = table;
 }
 
+/* Add @name to o->names unless it is there already; an allocation failure only shortens the list. */
+static void note_name(struct out *o, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = o->names.buf; p; p = strstr(p, ", ")) {
+		p += *p == ',' ? 2 : 0;
+		if (!strncmp(p, name, len) && (!p[len] || p[len] == ','))
+			return;
+	}
+	if (o->names.len)
+		vms_buf_add(&o->names, ", ", 2);
+	vms_buf_add(&o->names, name, len);
+}
+
 int out_table(struct out *o, const struct table *t)
 {
+	note_name(o, t->name);
 	if (o->only && strcmp(o->only, t->name))
 		return 0;
+	o->only_found = 1;
 	if (t->oom || (o->fmt == OUT_TEXT && emit_text(o, t))) {
 		o->failed = 1;
 		return vms_error("out of memory while building table '%s'", t->name);
@@ -545,6 +575,16 @@ int out_table(struct out *o, const struct table *t)
 		emit_json(o, t);
 	o->tables++;
 	return 0;
+}
+
+int out_only_found(const struct out *o)
+{
+	return o->only_found;
+}
+
+const char *out_table_names(const struct out *o)
+{
+	return o->names.len ? o->names.buf : "none";
 }
 
 int out_close(struct out *o)
@@ -558,6 +598,7 @@ int out_close(struct out *o)
 			fprintf(o->f, "\n]}\n");
 	}
 	rc = fflush(o->f) || ferror(o->f) || o->failed ? -1 : 0;
+	vms_buf_release(&o->names);
 	free(o);
 	return rc;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * util.c - growable buffers, JSON string escaping and clocks, shared by the
+ * util.c - growable buffers, JSON string escaping, control-character
+ * masking and clocks, shared by the
  * importers, the recorder and the analyzers.
  */
 #include <limits.h>
@@ -163,4 +164,25 @@ char *vms_join_args(const char *prog, int argc, const char **argv)
 oom:
 	vms_buf_release(&b);
 	return NULL;
+}
+
+size_t vms_control_len(const char *p)
+{
+	const unsigned char *u = (const unsigned char *)p;
+
+	if (u[0] < 0x20 || u[0] == 0x7f)
+		return u[0] ? 1 : 0;
+	return u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f ? 2 : 0;
+}
+
+char *vms_make_printable(char *s)
+{
+	size_t n;
+
+	for (char *p = s; p && *p; p += n ? n : 1) {
+		n = vms_control_len(p);
+		if (n)
+			memset(p, '?', n);
+	}
+	return s;
 }

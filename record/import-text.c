@@ -75,6 +75,11 @@ int import_text(struct vms_input *in, struct vms_db *db, struct vms_sink *sink,
 		if ((lineno & 0xffff) == 0)
 			vms_progress_update(progress, vms_input_raw_pos(in), vms_input_raw_size(in),
 					    events);
+		if (memchr(line, 0, len)) {
+			/* a text trace has none; a key or value cut at a NUL is not what was traced */
+			why = "a NUL byte inside the line";
+			goto bad_line;
+		}
 		switch (text_line_parse(line, len, &tl, &why)) {
 		case TL_BLANK:
 			continue;

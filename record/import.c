@@ -160,10 +160,8 @@ int vms_import(const char *file, const struct vms_import_options *opt,
 	 * leaves an existing database (force) as it was, and an interrupted
 	 * one leaves nothing under the real name.
 	 */
-	if (!opt->force && access(opt->output, F_OK) == 0) {
-		vms_error("'%s' already exists (use --force to replace it)", opt->output);
+	if (vms_db_may_replace(opt->output, opt->force, file))
 		goto out;
-	}
 	if (asprintf(&partial, "%s.partial-%d", opt->output, (int)getpid()) < 0) {
 		partial = NULL;
 		vms_error("out of memory");

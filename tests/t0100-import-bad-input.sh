@@ -362,9 +362,11 @@ test_expect_success SQLITE3 '-o naming an existing file without --force: exit 1,
 	cp exists.orig good.db &&
 	run_rc 1 vmscope import good.txt &&
 	cmp good.db exists.orig &&
-	# --force replaces it
-	run_rc 0 vmscope import -q --force good.txt -o exists.db &&
-	assert_eq "$(sql exists.db "SELECT status FROM run")" complete
+	# --force replaces a vmscope database, never other data (t0120)
+	run_rc 0 vmscope import -q --force good.txt -o prev.db &&
+	assert_eq "$(sql prev.db "SELECT status FROM run")" complete &&
+	run_rc 1 vmscope import -q --force good.txt -o exists.db &&
+	cmp exists.db exists.orig
 '
 
 test_expect_success '-o in a directory that does not exist: exit 1' '
