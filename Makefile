@@ -10,6 +10,11 @@ prefix ?= /usr/local
 PREFIX ?= $(prefix)
 bindir ?= $(PREFIX)/bin
 docdir ?= $(PREFIX)/share/doc/vmscope
+mandir ?= $(PREFIX)/share/man
+includedir ?= $(PREFIX)/include
+libdir ?= $(PREFIX)/lib
+pkgconfigdir ?= $(libdir)/pkgconfig
+completiondir ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR ?=
 
 CC ?= cc
@@ -139,6 +144,7 @@ LIB_OBJS += record/text-payload.o
 
 CMD_OBJS += main.o
 CMD_OBJS += cli/parse-options.o
+CMD_OBJS += cli/manual.o
 CMD_OBJS += record/cmd-import.o
 CMD_OBJS += record/cmd-record.o
 CMD_OBJS += analyze/cmd-compare.o
@@ -159,6 +165,9 @@ UNIT_TESTS += tests/unit/u-window
 UNIT_TESTS += tests/unit/u-hostile-names
 
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
+VMS_VERSION := $(shell sed -n 's/^\#define VMS_VERSION "\(.*\)"/\1/p' include/vms.h)
+# Manual pages: every docs page but the architecture notes (scripts/md2man.sh).
+MAN_SOURCES = $(filter-out docs/architecture.md,$(sort $(wildcard docs/*.md)))
 
 all: vmscope
 
@@ -184,6 +193,15 @@ tests/unit/u-parse-options: tests/unit/u-parse-options.o cli/parse-options.o lib
 	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $< cli/parse-options.o libvms.a $(LIBS)
 
 lib: libvms.a
+
+man: man/.stamp
+man/.stamp: $(MAN_SOURCES) scripts/md2man.sh
+	$(Q)rm -rf man && mkdir -p man/man1 man/man5 man/man7
+	$(Q)for d in $(MAN_SOURCES); do sh scripts/md2man.sh $$d $(VMS_VERSION) man || exit 1; done
+	$(QUIET_GEN)touch $@
+
+vmscope.pc: vmscope.pc.in include/vms.h
+	$(QUIET_GEN)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VMS_VERSION)|' $< > $@+ && mv $@+ $@
 test-tools: $(UNIT_TESTS)
 
 # Workload programs of the sample scenarios (samples/Makefile).
@@ -200,7 +218,7 @@ demo:
 	@sh scripts/install-deps.sh
 	@$(MAKE) --no-print-directory demo-run
 
-test-run: all $(UNIT_TESTS) samples
+test-run: all $(UNIT_TESTS) samples man
 	@sh tests/run-all.sh
 
 SAMPLE = samples/traces/memcg-fileread.dat
@@ -244,24 +262,37 @@ mutate: all $(UNIT_TESTS) samples
 deps:
 	@sh scripts/install-deps.sh
 
-install: all
+install: all man vmscope.pc
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(docdir)
 	install -m 755 vmscope $(DESTDIR)$(bindir)/vmscope
 	install -m 644 README.md docs/*.md $(DESTDIR)$(docdir)/
 	install -d $(DESTDIR)$(PREFIX)/share/vmscope/plots
 	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/vmscope/plots/ 2>/dev/null || true
+	install -d $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man5 $(DESTDIR)$(mandir)/man7
+	install -m 644 man/man1/*.1 $(DESTDIR)$(mandir)/man1/
+	install -m 644 man/man5/*.5 $(DESTDIR)$(mandir)/man5/
+	install -m 644 man/man7/*.7 $(DESTDIR)$(mandir)/man7/
+	install -d $(DESTDIR)$(completiondir) $(DESTDIR)$(includedir)/vmscope $(DESTDIR)$(pkgconfigdir)
+	install -m 644 completion/vmscope.bash $(DESTDIR)$(completiondir)/vmscope
+	install -m 644 include/vms-policy.h $(DESTDIR)$(includedir)/vmscope/
+	install -m 644 vmscope.pc $(DESTDIR)$(pkgconfigdir)/
 
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/vmscope
 	rm -rf $(DESTDIR)$(docdir)
+	rm -f $(DESTDIR)$(mandir)/man1/vmscope.1 $(DESTDIR)$(mandir)/man1/vmscope-*.1
+	rm -f $(DESTDIR)$(mandir)/man5/vmscope-*.5 $(DESTDIR)$(mandir)/man7/vmscope-*.7
+	rm -f $(DESTDIR)$(completiondir)/vmscope $(DESTDIR)$(pkgconfigdir)/vmscope.pc
+	rm -rf $(DESTDIR)$(includedir)/vmscope
 
 clean:
 	@$(MAKE) --no-print-directory -C samples clean
-	rm -f vmscope libvms.a lib/schema-sql.h $(UNIT_TESTS)
+	rm -f vmscope libvms.a lib/schema-sql.h $(UNIT_TESTS) vmscope.pc
+	rm -rf man
 	find . -name '*.o' -o -name '*.d' | xargs rm -f
 	rm -rf tests/trash
 
 .PHONY: all lib samples test-tools check check-sanitize demo test-run demo-run test test-mem bench deps install uninstall clean
-.PHONY: mutate
+.PHONY: mutate man
 
 -include $(shell find . -name '*.d' 2>/dev/null)

@@ -43,8 +43,67 @@ static void usage(FILE *out)
 		"Commands:\n", VMS_VERSION);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "   %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\nRun 'vmscope <command> --help' for a command's options; "
-		"docs/ has a page per command.\n");
+	fprintf(out, "\nRun 'vmscope <command> --help' for a command's options and "
+		"'vmscope help <command>'\nfor its manual page (vmscope-<command>(1)).\n");
+}
+
+static const struct command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
+static int run_command(const struct command *cmd, int argc, const char **argv)
+{
+	int rc;
+
+	cli_command = cmd->name;
+	rc = cmd->fn(argc, argv);
+	if (fflush(stdout) || ferror(stdout)) {
+		error("cannot write to standard output: %s", strerror(errno));
+		return 1;
+	}
+	return rc;
+}
+
+/*
+ * `vmscope help TOPIC`: the manual page vmscope-TOPIC (a command, or
+ * "policy", "schema", "report-ratio"...); for a command whose page is not
+ * installed, its --help.
+ */
+static int help_topic(const char *topic)
+{
+	const struct command *cmd = find_command(topic);
+	const char *help_argv[] = { topic, "--help", NULL };
+	char page[256];
+
+	if (strlen(topic) > 200 || strchr(topic, '/')) {
+		fprintf(stderr, "vmscope: no manual page for '%s'\n", topic);
+		return EXIT_USAGE;
+	}
+	snprintf(page, sizeof(page), "vmscope-%s", topic);
+	if (!cli_show_manual(page))
+		return 0;
+	if (!cmd) {
+		fprintf(stderr, "vmscope: no manual page vmscope-%s (commands: 'vmscope --help')\n", topic);
+		return EXIT_USAGE;
+	}
+	fprintf(stderr, "vmscope: the manual page vmscope-%s is not installed "
+		"('make install', or 'make man' in the source tree); its --help:\n\n", topic);
+	return run_command(cmd, 2, help_argv);
+}
+
+/* `vmscope --list-commands`: one command name a line, for the shell completion. */
+static void list_commands(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		printf("%s\n", commands[i].name);
 }
 
 static void vprefix(const char *kind, const char *fmt, va_list ap)
@@ -94,32 +153,29 @@ int is_help(const char *arg)
 
 int main(int argc, const char **argv)
 {
-	size_t i;
-	int rc;
+	const struct command *cmd;
 
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (!strcmp(argv[1], "help") && argc > 2)
+		return help_topic(argv[2]);
 	if (is_help(argv[1]) || !strcmp(argv[1], "help")) {
 		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--list-commands")) {
+		list_commands();
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("vmscope %s (schema %d)\n", VMS_VERSION, VMS_SCHEMA_VERSION);
 		return 0;
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (strcmp(argv[1], commands[i].name))
-			continue;
-		cli_command = commands[i].name;
-		rc = commands[i].fn(argc - 1, argv + 1);
-		if (fflush(stdout) || ferror(stdout)) {
-			error("cannot write to standard output: %s", strerror(errno));
-			return 1;
-		}
-		return rc;
-	}
+	cmd = find_command(argv[1]);
+	if (cmd)
+		return run_command(cmd, argc - 1, argv + 1);
 	fprintf(stderr, "vmscope: '%s' is not a command (see 'vmscope --help')\n", argv[1]);
 	return EXIT_USAGE;
 }

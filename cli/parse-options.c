@@ -354,6 +354,32 @@ static int check(struct parse *p)
 	return 0;
 }
 
+/*
+ * `vmscope CMD --list-options` (first argument only, not in --help): the
+ * options and positionals of CMD, one a line, for the shell completion:
+ * "--output DB", "-o DB", "--quiet", "@DB", "@SECTION..." (a list).
+ */
+static void list_options(const struct cli_option *opts)
+{
+	const struct cli_option *o;
+
+	for (o = opts; o->type != CLI_OPT_END; o++) {
+		int positional = o->type == CLI_OPT_ARG || o->type == CLI_OPT_ARG_LIST;
+
+		if (positional) {
+			printf("@%s%s\n", o->argh, o->type == CLI_OPT_ARG_LIST ? "..." : "");
+			continue;
+		}
+		if (o->type == CLI_OPT_REST)
+			continue;
+		if (o->long_name)
+			printf("--%s%s%s\n", o->long_name, o->argh ? " " : "", o->argh ? o->argh : "");
+		if (o->short_name)
+			printf("-%c%s%s\n", o->short_name, o->argh ? " " : "", o->argh ? o->argh : "");
+	}
+	printf("--help\n-h\n");
+}
+
 int cli_parse_options(int argc, const char **argv, const struct cli_option *opts,
 		      const struct cli_help *help, int *rc)
 {
@@ -364,6 +390,10 @@ int cli_parse_options(int argc, const char **argv, const struct cli_option *opts
 	*rc = 0;
 	if (rest)
 		*(const char ***)rest->value = NULL;
+	if (argc == 2 && !strcmp(argv[1], "--list-options")) {
+		list_options(opts);
+		return 1;
+	}
 	for (i = 1; i < argc && !*rc; i++) {
 		const char *a = argv[i];
 

@@ -35,5 +35,7 @@ int error_last(void);
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Is @arg one of -h, --help? */
 int is_help(const char *arg);
+/* Show manual page @page ("vmscope-record") with man(1). Return: 0 shown, -1 no such page or no man. */
+int cli_show_manual(const char *page);
 
 #endif

@@ -4,7 +4,8 @@
 # missing, so `make check` and `make demo` can run it every time.
 set -u
 PKGS="gcc make pkg-config libtracefs-dev libtraceevent-dev libtracecmd-dev libsqlite3-dev
-zlib1g-dev libzstd-dev liblzma-dev sqlite3 gnuplot-nox trace-cmd gzip zstd xz-utils"
+zlib1g-dev libzstd-dev liblzma-dev sqlite3 gnuplot-nox trace-cmd gzip zstd xz-utils
+go-md2man man-db"
 
 missing=""
 for p in $PKGS; do

@@ -39,9 +39,11 @@ help_commands() {
 	vmscope --help | awk '/^Commands:/ { on = 1; next } on && NF == 0 { exit } on { print $1 }'
 }
 
-# command_pages: docs pages that document a command (they have a SYNOPSIS).
+# command_pages: docs pages that document a command (they have a SYNOPSIS;
+# vmscope.md is the page of the program itself, vmscope(1)).
 command_pages() {
 	for f in "$DOCS"/*.md; do
+		[ "$f" = "$DOCS/vmscope.md" ] && continue
 		grep -q '^## SYNOPSIS$' "$f" && basename "$f" .md
 	done
 	return 0
