@@ -65,6 +65,7 @@ CPPFLAGS += $(DEP_CFLAGS)
 LIBS = $(DEP_LIBS) -lm -ldl -lpthread
 
 LIB_OBJS += analyze/report-audit.o
+LIB_OBJS += analyze/export-perfetto.o
 LIB_OBJS += analyze/report-buckets.o
 LIB_OBJS += analyze/report-episodes.o
 LIB_OBJS += analyze/kf-direct-trace.o
@@ -148,6 +149,7 @@ CMD_OBJS += cli/manual.o
 CMD_OBJS += record/cmd-import.o
 CMD_OBJS += record/cmd-record.o
 CMD_OBJS += analyze/cmd-compare.o
+CMD_OBJS += analyze/cmd-export.o
 CMD_OBJS += analyze/cmd-info.o
 CMD_OBJS += analyze/cmd-report.o
 CMD_OBJS += analyze/cmd-upgrade.o

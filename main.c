@@ -30,6 +30,7 @@ static const struct command commands[] = {
 	{ "replay", cmd_replay, "rebuild reclaim decisions and run them through other policies" },
 	{ "whatif", cmd_whatif, "simulate a recording forward under other knobs or another policy" },
 	{ "report", cmd_report, "postmortem tables: episodes, vmstat, ratio, refaults, kswapd failures" },
+	{ "export", cmd_export, "write a run as a Perfetto/Chrome trace-event timeline (JSON)" },
 	{ "upgrade", cmd_upgrade, "bring a database of an older vmscope to this schema version" },
 };
 
