@@ -115,6 +115,7 @@ LIB_OBJS += lib/util.o
 LIB_OBJS += lib/table.o
 LIB_OBJS += lib/window.o
 LIB_OBJS += record/counters.o
+LIB_OBJS += record/cgroup-run.o
 LIB_OBJS += replay/decisions.o
 LIB_OBJS += replay/discriminate.o
 LIB_OBJS += replay/evaluate.o

@@ -328,5 +328,11 @@ int vms_json_append_string(struct vms_buf *b, const char *s, size_t len);
 size_t vms_control_len(const char *p);
 /* vms_make_printable() - replace every control byte of @s in place with '?'. Return: @s. */
 char *vms_make_printable(char *s);
+/*
+ * vms_parse_size() - a size in bytes: a whole number with an optional K, M,
+ * G or T suffix (powers of 1024), as memory.limit_in_bytes takes it.
+ * Return: 0 with *@bytes set, or -1 (not such a number, or above 2^62).
+ */
+int vms_parse_size(const char *s, long long *bytes);
 
 #endif /* VMS_H */

@@ -4,6 +4,7 @@
  * masking and clocks, shared by the
  * importers, the recorder and the analyzers.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,4 +186,27 @@ char *vms_make_printable(char *s)
 			memset(p, '?', n);
 	}
 	return s;
+}
+
+int vms_parse_size(const char *s, long long *bytes)
+{
+	unsigned long long v, mult = 1;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': mult = 1ULL << 10; end++; break;
+	case 'm': case 'M': mult = 1ULL << 20; end++; break;
+	case 'g': case 'G': mult = 1ULL << 30; end++; break;
+	case 't': case 'T': mult = 1ULL << 40; end++; break;
+	}
+	if (*end || v > (1ULL << 62) / mult)
+		return -1;
+	*bytes = (long long)(v * mult);
+	return 0;
 }

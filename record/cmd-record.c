@@ -20,6 +20,7 @@
 #include "vms.h"
 #include "vms-import.h"
 #include "cli.h"
+#include "cgroup-run.h"
 #include "counters.h"
 #include "live.h"
 #include "recover.h"
@@ -35,8 +36,9 @@ static const struct cli_help record_help = {
 		"(as cheap as trace-cmd record); when the recording stops they are decoded\n"
 		"into DB, with a progress line, and the spool is deleted.\n"
 		"\n"
-		"With -- COMMAND, records while COMMAND runs (COMMAND is not moved into a\n"
-		"memcg: -m only samples one) and exits with its exit status; a recording\n"
+		"With -- COMMAND, records while COMMAND runs and exits with its exit status\n"
+		"(-m only samples a memcg; --cgroup runs COMMAND in one, --memory-limit in a\n"
+		"new one removed afterwards, on every exit path); a recording\n"
 		"stopped first (--duration, a signal) sends COMMAND SIGTERM. Otherwise records\n"
 		"until --duration or Ctrl-C (SIGINT, SIGTERM, SIGHUP), which keep every event\n"
 		"read so far. Exit status: 0 recorded; 1 failure to start (no root, no\n"
@@ -56,6 +58,17 @@ static int parse_buffer_kb(const char *s, void *value)
 	if (!*s || *end || errno || (kb && kb < 64) || kb < 0 || kb > 4194304)
 		return -1;
 	*(unsigned int *)value = (unsigned int)kb;
+	return 0;
+}
+
+/* --memory-limit SIZE: bytes, K/M/G/T suffixes, at least 1 MiB. */
+static int parse_memory_limit(const char *s, void *value)
+{
+	long long bytes;
+
+	if (vms_parse_size(s, &bytes) || bytes < (1LL << 20))
+		return -1;
+	*(long long *)value = bytes;
 	return 0;
 }
 
@@ -92,13 +105,18 @@ static double cpu_seconds(void)
 	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
-static pid_t start_command(const char **argv)
+static pid_t start_command(const char **argv, const struct memcg_run *cg)
 {
 	pid_t pid = fork();
 
 	if (pid == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		if (cg && memcg_run_enter(cg)) {
+			fprintf(stderr, "vmscope record: error: cannot move '%s' into %s: %s\n",
+				argv[0], memcg_run_path(cg), strerror(errno));
+			_exit(126);
+		}
 		/* the command must not hold vmscope's trace buffers open */
 		for (int fd = 3; fd < 1024; fd++)
 			close(fd);
@@ -116,6 +134,10 @@ int cmd_record(int argc, const char **argv)
 {
 	struct live_options lopt = { .buffer_kb = 16384 };
 	const char *output = NULL, *memcg = NULL, **command = NULL, *recover = NULL;
+	const char *cgroup = NULL;
+	long long memory_limit = 0;
+	int swappiness = -1, swappiness_seen = 0;
+	struct memcg_run *cg = NULL;
 	double duration = 0, interval_ms = 100, t0, last_status = 0, last_commit, capture_cpu;
 	int force = 0, quiet = 0, rc = 1, child_status = 0, tty = isatty(2), decode_tried = 0;
 	struct live_session *live = NULL;
@@ -145,6 +167,16 @@ int cmd_record(int argc, const char **argv)
 		OPT_STRING(0, "recover", &recover, "DB",
 			   "decode the pages a recorder that died (SIGKILL, crash)\n"
 			   "left next to DB (DB.spool-PID) and finish DB"),
+		OPT_STRING(0, "cgroup", &cgroup, "PATH",
+			   "run COMMAND in the memcg PATH (v1 or v2; relative to\n"
+			   "the memory controller's root) and sample its memory.stat"),
+		OPT_CALLBACK(0, "memory-limit", &memory_limit, "SIZE",
+			     "run COMMAND in a new memcg limited to SIZE (K/M/G),\n"
+			     "sampled, and removed afterwards", parse_memory_limit,
+			     "a size of at least 1M (K, M, G, T suffixes)"),
+		{ .type = CLI_OPT_INT, .long_name = "swappiness", .value = &swappiness, .argh = "N",
+		  .help = "memory.swappiness of that new memcg (cgroup v1)", .min = 0, .max = 200,
+		  .seen = &swappiness_seen },
 		OPT_REST(&command),
 		OPT_END(),
 	};
@@ -173,6 +205,22 @@ int cmd_record(int argc, const char **argv)
 		free(lopt.events);
 		return cli_usage_error(opts, &record_help, !output ? "no output database (-o DB)" :
 				       "no command after --");
+	}
+	if (cgroup || memory_limit || swappiness_seen) {
+		const char *why = NULL;
+
+		if (!command)
+			why = "--cgroup, --memory-limit and --swappiness run a command: give it after --";
+		else if (cgroup && (memory_limit || swappiness_seen))
+			why = "--memory-limit and --swappiness make a new memcg; they do not change --cgroup's";
+		else if (swappiness_seen && !memory_limit)
+			why = "--swappiness sets the memcg that --memory-limit makes; give a limit too";
+		else if (memcg)
+			why = "--cgroup and --memory-limit sample their memcg: no -m with them";
+		if (why) {
+			free(lopt.events);
+			return cli_usage_error(opts, &record_help, "%s", why);
+		}
 	}
 
 	/* stop requests during set-up are honoured once the loop starts */
@@ -208,6 +256,12 @@ int cmd_record(int argc, const char **argv)
 	}
 	if (counters_store_sysctls(db))
 		goto fail_db;
+	if (cgroup || memory_limit) {
+		cg = memcg_run_open(cgroup, memory_limit, swappiness_seen ? swappiness : -1);
+		if (!cg)
+			goto fail_db;
+		memcg = memcg_run_path(cg);
+	}
 	counters = counters_new(db, memcg);
 	if (!counters || (memcg && counters_store_memcg_swappiness(db, memcg)))
 		goto fail_db;
@@ -220,7 +274,7 @@ int cmd_record(int argc, const char **argv)
 	if (live_start(live) || counters_sample(counters))
 		goto fail_live;
 	if (command) {
-		child = start_command(command);
+		child = start_command(command, cg);
 		if (child < 0)
 			goto fail_live;
 	}
@@ -334,5 +388,10 @@ out:
 	vms_sink_free(sink);
 	vms_db_close(db);
 	free(lopt.events);
+	if (memcg_run_close(cg)) {
+		error_last();
+		if (!rc)
+			rc = 1;
+	}
 	return rc;
 }
