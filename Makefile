@@ -102,6 +102,7 @@ LIB_OBJS += lib/progress.o
 LIB_OBJS += lib/sink.o
 LIB_OBJS += lib/sink-reader.o
 LIB_OBJS += lib/sink-schema.o
+LIB_OBJS += lib/sink-generate.o
 LIB_OBJS += lib/sink-writer.o
 LIB_OBJS += lib/strmap.o
 LIB_OBJS += lib/upgrade.o
@@ -136,6 +137,7 @@ LIB_OBJS += record/spool-decode.o
 LIB_OBJS += record/recover.o
 LIB_OBJS += record/text-line.o
 LIB_OBJS += record/text-payload.o
+LIB_OBJS += record/text-filemap.o
 
 CMD_OBJS += main.o
 CMD_OBJS += cli/parse-options.o

@@ -161,6 +161,22 @@ void vms_sink_free(struct vms_sink *sink);
  * never NULL; must *not* be freed.
  */
 struct vms_table *vms_sink_table(struct vms_sink *sink, const char *event);
+/* A field of an event's format, for vms_sink_table_for_format(). */
+struct vms_field_desc {
+	const char *name;
+	int is_text;		/* a string, or an array stored as hex */
+};
+/*
+ * vms_sink_table_for_format() - the table that stores @event, made from its
+ * format on first sight when the schema has none (lib/sink-generate.c): a
+ * column per field, listed in event_table and generated_table.
+ * @source: where the format comes from ("trace.dat format", "tracefs format")
+ * Return: the table; event_generic when the names cannot make one; NULL with
+ * vms_error set when making it failed.
+ */
+struct vms_table *vms_sink_table_for_format(struct vms_sink *sink, const char *system,
+					    const char *event, const struct vms_field_desc *fields,
+					    int nfields, const char *source);
 /* Return: 1 when @table is the generic table (fields go to JSON). */
 int vms_table_is_generic(const struct vms_table *table);
 const char *vms_table_name(const struct vms_table *table);

@@ -61,5 +61,7 @@ typedef int (*payload_field_fn)(void *ctx, const char *key, size_t keylen,
  */
 int text_payload_parse(const char *event, size_t event_len, const char *p, size_t len,
 		       payload_field_fn fn, void *ctx, const char **why);
+/* The same for the payload of a filemap event (text-filemap.c), fields as the binary format names them. */
+int text_filemap_parse(const char *p, size_t len, payload_field_fn fn, void *ctx, const char **why);
 
 #endif
