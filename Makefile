@@ -234,6 +234,7 @@ test-mem: all $(UNIT_TESTS)
 
 bench: all samples
 	@sh bench/import-bench.sh
+	@VMSCOPE_BENCH_WORKLOAD=smallfiles sh bench/import-bench.sh
 	@sh bench/record-bench.sh
 	@sh bench/replay-bench.sh
 	@sh bench/report-bench.sh
