@@ -138,6 +138,7 @@ LIB_OBJS += record/recover.o
 LIB_OBJS += record/text-line.o
 LIB_OBJS += record/text-payload.o
 LIB_OBJS += record/text-filemap.o
+LIB_OBJS += record/text-table.o
 
 CMD_OBJS += main.o
 CMD_OBJS += cli/parse-options.o

@@ -179,6 +179,14 @@ struct vms_table *vms_sink_table_for_format(struct vms_sink *sink, const char *s
 					    int nfields, const char *source);
 /* Return: 1 when @table is the generic table (fields go to JSON). */
 int vms_table_is_generic(const struct vms_table *table);
+/*
+ * Return: 1 when @table was made from the fields of a text line (source
+ * "text fields"): a later line's value that is not a number stays text in
+ * its column, and a payload with free text goes to `extra` as "payload".
+ */
+int vms_table_is_lenient(const struct vms_table *table);
+/* Is the printed @value a plain number (decimal or 0x hex, no leading 0, fits 64 bits)? */
+int vms_sink_text_is_number(const char *value, size_t len);
 const char *vms_table_name(const struct vms_table *table);
 /**
  * vms_table_column() - column that stores field (or text label) @name

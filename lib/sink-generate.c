@@ -36,21 +36,44 @@ static int is_reserved(const char *name)
 	return 0;
 }
 
-/*
- * The column of field @i: the field's name, or field_NAME when that is a
- * common column's name or an earlier field's (SQLite names are
- * case-insensitive). Written to @out (NAME_MAX_LEN + 32 bytes).
- */
-static void column_name(const struct vms_field_desc *f, int i, char *out, size_t size)
-{
-	int j, taken = is_reserved(f[i].name);
+#define COLNAME (NAME_MAX_LEN + 32)
 
-	for (j = 0; j < i && !taken; j++)
-		taken = !strcasecmp(f[j].name, f[i].name);
-	if (taken)
-		snprintf(out, size, "field_%.*s_%d", NAME_MAX_LEN, f[i].name, i);
-	else
-		snprintf(out, size, "%.*s", NAME_MAX_LEN, f[i].name);
+static int name_taken(char (*cols)[COLNAME], int n, const char *name)
+{
+	int j;
+
+	if (is_reserved(name))
+		return 1;
+	for (j = 0; j < n; j++)
+		if (!strcasecmp(cols[j], name))
+			return 1;
+	return 0;
+}
+
+/*
+ * The columns of the @n fields: each field's name; field_NAME when that is
+ * a common column's name (pid, cpu, ...) or an earlier column's (SQLite
+ * names are case-insensitive); field_NAME_I when even that is taken.
+ * Return: the names (caller frees), or NULL with vms_error set.
+ */
+static char (*column_names(const struct vms_field_desc *f, int n))[COLNAME]
+{
+	char (*cols)[COLNAME] = calloc(n ? n : 1, COLNAME);
+	int i, k;
+
+	if (!cols) {
+		vms_error("out of memory");
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(cols[i], COLNAME, "%.*s", NAME_MAX_LEN, f[i].name);
+		if (!name_taken(cols, i, cols[i]))
+			continue;
+		snprintf(cols[i], COLNAME, "field_%.*s", NAME_MAX_LEN, f[i].name);
+		for (k = i; name_taken(cols, i, cols[i]); k++)
+			snprintf(cols[i], COLNAME, "field_%.*s_%d", NAME_MAX_LEN, f[i].name, k);
+	}
+	return cols;
 }
 
 /* A field name from a format (foreign input): printable, no quote games, not empty. */
@@ -71,10 +94,12 @@ static struct vms_table *describe(struct vms_sink *s, const char *key, const cha
 				  const struct vms_field_desc *f, int n)
 {
 	struct strmap_entry *e = strmap_get(&s->tables, key, strlen(key));
-	struct vms_table *t, **by_id;
+	struct vms_table *t, **by_id = NULL;
 	int i, ncols = COMMON_COLUMNS + n + 1;
-	char name[NAME_MAX_LEN + 32];
+	char (*cols)[COLNAME] = column_names(f, n);
 
+	if (!cols)
+		return NULL;
 	if (!e || e->value || !(t = calloc(1, sizeof(*t))))
 		goto oom;
 	e->value = t;		/* released with the other tables */
@@ -85,12 +110,11 @@ static struct vms_table *describe(struct vms_sink *s, const char *key, const cha
 	s->by_id = by_id;
 	t->event_col = t->system_col = t->payload_col = -1;
 	for (i = 0; i < ncols; i++) {
-		const char *cname = i < COMMON_COLUMNS ? reserved[i] : i < ncols - 1 ? name : "extra";
+		const char *cname = i < COMMON_COLUMNS ? reserved[i] :
+				    i < ncols - 1 ? cols[i - COMMON_COLUMNS] : "extra";
 
-		if (i >= COMMON_COLUMNS && i < ncols - 1) {
-			column_name(f, i - COMMON_COLUMNS, name, sizeof(name));
+		if (i >= COMMON_COLUMNS && i < ncols - 1)
 			t->cols[i].is_text = f[i - COMMON_COLUMNS].is_text;
-		}
 		if (!(t->cols[i].name = strdup(cname)))
 			goto oom_table;
 		t->ncols++;
@@ -98,11 +122,13 @@ static struct vms_table *describe(struct vms_sink *s, const char *key, const cha
 	t->json_col = ncols - 1;
 	t->id = s->ntables;
 	by_id[s->ntables++] = t;
+	free(cols);
 	return t;
 oom_table:
 	if (by_id)
 		s->by_id = by_id;
 oom:
+	free(cols);
 	vms_error("out of memory");
 	return NULL;
 }
@@ -121,9 +147,11 @@ static int choose_name(struct vms_sink *s, const char *system, const char *event
 		if (!i)
 			snprintf(out, size, "%.*s", NAME_MAX_LEN, event);
 		else if (i == 1)
-			snprintf(out, size, "%.*s_%.*s", NAME_MAX_LEN, system, NAME_MAX_LEN, event);
+			snprintf(out, size, "%.*s_%.*s", NAME_MAX_LEN, *system ? system : "text",
+				 NAME_MAX_LEN, event);
 		else
-			snprintf(out, size, "%.*s_%.*s_%d", NAME_MAX_LEN, system, NAME_MAX_LEN, event, i);
+			snprintf(out, size, "%.*s_%.*s_%d", NAME_MAX_LEN, *system ? system : "text",
+				 NAME_MAX_LEN, event, i);
 		sqlite3_reset(st);
 		sqlite3_bind_text(st, 1, out, -1, SQLITE_STATIC);
 		taken = sqlite3_step(st) == SQLITE_ROW || strmap_find(&s->tables, out, strlen(out));
@@ -144,63 +172,76 @@ static int exec_free(struct vms_sink *s, char *sql)
 	return rc ? sink_sql_fail(s, "cannot make a table for an event") : 0;
 }
 
+/* Is field @i the first of its name (case-insensitive)? 1: no earlier field has it. */
+static int is_first_of_name(const struct vms_field_desc *f, int i)
+{
+	int j;
+
+	for (j = 0; j < i; j++)
+		if (!strcasecmp(f[j].name, f[i].name))
+			return 0;
+	return 1;
+}
+
 /* Make the table in the database and load it as the schema's own tables are. */
 static struct vms_table *create(struct vms_sink *s, const char *system, const char *event,
 				const struct vms_field_desc *f, int n, const char *source)
 {
 	struct vms_buf ddl = { 0 };
-	char name[3 * NAME_MAX_LEN], col[NAME_MAX_LEN + 32];
-	struct vms_table *t;
+	char name[3 * NAME_MAX_LEN];
+	char (*cols)[COLNAME];
+	struct vms_table *t = NULL;
 	int i;
 
 	if (sink_flush(s) || choose_name(s, system, event, name, sizeof(name)))
 		return NULL;
-	if (vms_buf_addf(&ddl, "CREATE TABLE \"%s\" (seq INTEGER PRIMARY KEY, ts INTEGER NOT NULL,"
-			 " cpu INTEGER NOT NULL, pid INTEGER NOT NULL", name)) {
-		vms_error("out of memory");
+	cols = column_names(f, n);
+	if (!cols)
 		return NULL;
-	}
+	if (vms_buf_addf(&ddl, "CREATE TABLE \"%s\" (seq INTEGER PRIMARY KEY, ts INTEGER NOT NULL,"
+			 " cpu INTEGER NOT NULL, pid INTEGER NOT NULL", name))
+		goto oom;
 	for (i = 0; i < n; i++) {
-		char *q;
+		char *q = sqlite3_mprintf(", \"%w\" %s", cols[i], f[i].is_text ? "TEXT" : "INTEGER");
 
-		column_name(f, i, col, sizeof(col));
-		q = sqlite3_mprintf(", \"%w\" %s", col, f[i].is_text ? "TEXT" : "INTEGER");
 		if (!q || vms_buf_add(&ddl, q, strlen(q))) {
 			sqlite3_free(q);
-			vms_buf_release(&ddl);
-			vms_error("out of memory");
-			return NULL;
+			goto oom;
 		}
 		sqlite3_free(q);
 	}
-	if (vms_buf_addf(&ddl, ", extra TEXT)") || !ddl.buf) {
-		vms_buf_release(&ddl);
-		vms_error("out of memory");
-		return NULL;
-	}
+	if (vms_buf_addf(&ddl, ", extra TEXT)") || !ddl.buf)
+		goto oom;
 	/* the table name is ours (an event name is [A-Za-z0-9_]+ here), the columns quoted */
 	i = sqlite3_exec(vms_db_sql(s->db), ddl.buf, NULL, NULL, NULL);
 	vms_buf_release(&ddl);
 	if (i) {
 		sink_sql_fail(s, "cannot make a table for an event");
-		return NULL;
+		goto out;
 	}
 	if (
 	    exec_free(s, sqlite3_mprintf("INSERT INTO event_table (event, system, tbl) VALUES (%Q, %Q, %Q);"
 					 "INSERT INTO generated_table (tbl, system, event, fields, source)"
 					 " VALUES (%Q, %Q, %Q, %d, %Q)", event, system, name, name,
 					 system, event, n, source)))
-		return NULL;
+		goto out;
 	for (i = 0; i < n; i++) {
-		column_name(f, i, col, sizeof(col));
-		if (strcmp(col, f[i].name) &&
+		/* the first field of a name gets the alias; a repeated one is not found by name */
+		if (strcmp(cols[i], f[i].name) && is_first_of_name(f, i) &&
 		    exec_free(s, sqlite3_mprintf("INSERT INTO field_alias (tbl, alias, col, note)"
 						 " VALUES (%Q, %Q, %Q, 'field renamed: its name is a"
-						 " common column''s or an earlier field''s')",
-						 name, f[i].name, col)))
-			return NULL;
+						 " common column''s')", name, f[i].name, cols[i])))
+			goto out;
 	}
 	t = sink_load_table(s, name);
+	if (t)
+		t->lenient = !strcmp(source, "text fields");
+	goto out;
+oom:
+	vms_buf_release(&ddl);
+	vms_error("out of memory");
+out:
+	free(cols);
 	return t;
 }
 
@@ -226,7 +267,7 @@ struct vms_table *sink_generate_table(struct vms_sink *s, const char *system, co
 	char key[2 * NAME_MAX_LEN + 8];
 	int i;
 
-	if (!valid_event_name(event) || !valid_event_name(system) || n < 0 || n > 1000)
+	if (!valid_event_name(event) || (*system && !valid_event_name(system)) || n < 0 || n > 1000)
 		return s->generic;	/* not a name to make a table of: kept as JSON, said in docs */
 	for (i = 0; i < n; i++)
 		if (!valid_field_name(f[i].name))

@@ -67,6 +67,7 @@ struct vms_table {
 	int json_col;			/* 'extra' or, in the generic table, 'fields' */
 	int payload_col;		/* generic table only */
 	int generic;
+	int lenient;			/* made from a text line: a value that is not a number stays text */
 	sqlite3_stmt *insert;
 	/* the writer's multi-row INSERT: the per-statement cost is paid once per ROWS_PER_INSERT */
 	sqlite3_stmt *insert_n;

@@ -299,6 +299,11 @@ int vms_table_is_generic(const struct vms_table *t)
 	return t->generic;
 }
 
+int vms_table_is_lenient(const struct vms_table *t)
+{
+	return t->lenient;
+}
+
 const char *vms_table_name(const struct vms_table *t)
 {
 	return t->name;

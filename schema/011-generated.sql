@@ -4,7 +4,7 @@
 -- has the common columns (seq, ts, cpu, pid), one column per field of the
 -- event's format, named by the field (INTEGER for numbers, TEXT for strings
 -- and, as hex, other arrays; a field named like a common column, or like an
--- earlier field, becomes field_NAME_N, with a field_alias row), and `extra`
+-- earlier column, becomes field_NAME, with a field_alias row), and `extra`
 -- for fields a record carries beyond its format. It is listed in
 -- event_table too, so that every reader of the schema finds it.
 
