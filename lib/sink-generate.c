@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 
 #include "sink-local.h"
+#include "db-local.h"
 
 #define NAME_MAX_LEN 64		/* of a generated table or column name */
 
@@ -89,6 +90,17 @@ static int valid_field_name(const char *name)
 	return 1;
 }
 
+/* Is field @i the first of its exact name? 1: no earlier field has it. */
+static int is_first_of_name(const struct vms_field_desc *f, int i)
+{
+	int j;
+
+	for (j = 0; j < i; j++)
+		if (!strcmp(f[j].name, f[i].name))
+			return 0;
+	return 1;
+}
+
 /* Table @t, not in the database: just its columns (a reader's view of it). */
 static struct vms_table *describe(struct vms_sink *s, const char *key, const char *event,
 				  const struct vms_field_desc *f, int n)
@@ -120,6 +132,17 @@ static struct vms_table *describe(struct vms_sink *s, const char *key, const cha
 		t->ncols++;
 	}
 	t->json_col = ncols - 1;
+	/* the aliases create() writes, so that fields are bound to the same columns */
+	t->aliases = calloc(n ? n : 1, sizeof(*t->aliases));
+	if (!t->aliases)
+		goto oom_table;
+	for (i = 0; i < n; i++) {
+		if (!strcmp(cols[i], f[i].name) || !is_first_of_name(f, i))
+			continue;
+		if (!(t->aliases[t->naliases].alias = strdup(f[i].name)))
+			goto oom_table;
+		t->aliases[t->naliases++].col = COMMON_COLUMNS + i;
+	}
 	t->id = s->ntables;
 	by_id[s->ntables++] = t;
 	free(cols);
@@ -133,13 +156,57 @@ oom:
 	return NULL;
 }
 
-/* The name of the new table: the event's if free, else SYSTEM_EVENT, else with a number. */
+/*
+ * Every table and view of this vmscope's schema, those made when a run is
+ * finished included (episode, kswapd_run, ...), in an in-memory database
+ * kept for the sink's life: a generated table must not take their names.
+ * Return: 0, or -1 with vms_error set.
+ */
+static int schema_names(struct vms_sink *s)
+{
+	if (s->schema_names)
+		return 0;
+	if (sqlite3_open(":memory:", &s->schema_names) != SQLITE_OK) {
+		vms_error("cannot open an in-memory database: %s", sqlite3_errmsg(s->schema_names));
+		sqlite3_close(s->schema_names);
+		s->schema_names = NULL;
+		return -1;
+	}
+	if (db_apply_schema(s->schema_names, ":memory:", 0) ||
+	    db_apply_schema(s->schema_names, ":memory:", 1)) {
+		sqlite3_close(s->schema_names);
+		s->schema_names = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static int schema_has(struct vms_sink *s, const char *name)
+{
+	sqlite3_stmt *st;
+	int found;
+
+	if (sqlite3_prepare_v2(s->schema_names, "SELECT 1 FROM sqlite_schema WHERE lower(name) = lower(?1)",
+			       -1, &st, NULL))
+		return 1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+/*
+ * The name of the new table: the event's if free (in the database and in
+ * the schema), else SYSTEM_EVENT (text_EVENT for a text trace), else with a number.
+ */
 static int choose_name(struct vms_sink *s, const char *system, const char *event, char *out,
 		       size_t size)
 {
 	sqlite3_stmt *st;
 	int i, taken = 1;
 
+	if (schema_names(s))
+		return -1;
 	if (sqlite3_prepare_v2(vms_db_sql(s->db),
 			       "SELECT 1 FROM sqlite_master WHERE lower(name) = lower(?1)", -1, &st, NULL))
 		return sink_sql_fail(s, "cannot read the schema");
@@ -154,7 +221,8 @@ static int choose_name(struct vms_sink *s, const char *system, const char *event
 				 NAME_MAX_LEN, event, i);
 		sqlite3_reset(st);
 		sqlite3_bind_text(st, 1, out, -1, SQLITE_STATIC);
-		taken = sqlite3_step(st) == SQLITE_ROW || strmap_find(&s->tables, out, strlen(out));
+		taken = sqlite3_step(st) == SQLITE_ROW || strmap_find(&s->tables, out, strlen(out)) ||
+			schema_has(s, out) || !strncmp(out, "sqlite_", 7);
 	}
 	sqlite3_finalize(st);
 	return taken ? vms_error("no free table name for event '%s'", event) : 0;
@@ -170,17 +238,6 @@ static int exec_free(struct vms_sink *s, char *sql)
 	rc = sqlite3_exec(vms_db_sql(s->db), sql, NULL, NULL, NULL);
 	sqlite3_free(sql);
 	return rc ? sink_sql_fail(s, "cannot make a table for an event") : 0;
-}
-
-/* Is field @i the first of its name (case-insensitive)? 1: no earlier field has it. */
-static int is_first_of_name(const struct vms_field_desc *f, int i)
-{
-	int j;
-
-	for (j = 0; j < i; j++)
-		if (!strcasecmp(f[j].name, f[i].name))
-			return 0;
-	return 1;
 }
 
 /* Make the table in the database and load it as the schema's own tables are. */
@@ -226,11 +283,12 @@ static struct vms_table *create(struct vms_sink *s, const char *system, const ch
 					 system, event, n, source)))
 		goto out;
 	for (i = 0; i < n; i++) {
-		/* the first field of a name gets the alias; a repeated one is not found by name */
+		/* a renamed field is found by its name through an alias; a repeated name cannot be */
 		if (strcmp(cols[i], f[i].name) && is_first_of_name(f, i) &&
 		    exec_free(s, sqlite3_mprintf("INSERT INTO field_alias (tbl, alias, col, note)"
 						 " VALUES (%Q, %Q, %Q, 'field renamed: its name is a"
-						 " common column''s')", name, f[i].name, cols[i])))
+						 " common column''s, or an earlier one''s in another case')",
+						 name, f[i].name, cols[i])))
 			goto out;
 	}
 	t = sink_load_table(s, name);

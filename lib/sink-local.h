@@ -121,6 +121,8 @@ struct vms_sink {
 	pthread_cond_t cv;
 	int writer_busy, writer_stop, writer_failed;
 	char writer_err[512];		/* why the writer failed; written and read under mu */
+	/* sink-generate.c: the schema's own table names, to keep generated tables off them */
+	sqlite3 *schema_names;
 	/* reader-process mode (sink-reader.c): calls are serialized for the parent */
 	struct sink_reader *reader;
 };

@@ -285,6 +285,8 @@ void sink_schema_release(struct vms_sink *s)
 	free(s->by_id);
 	s->by_id = NULL;
 	s->ntables = 0;
+	sqlite3_close(s->schema_names);
+	s->schema_names = NULL;
 }
 
 struct vms_table *vms_sink_table(struct vms_sink *s, const char *event)
