@@ -108,6 +108,7 @@ LIB_OBJS += lib/progress.o
 LIB_OBJS += lib/sink.o
 LIB_OBJS += lib/sink-reader.o
 LIB_OBJS += lib/sink-schema.o
+LIB_OBJS += lib/sink-generate.o
 LIB_OBJS += lib/sink-writer.o
 LIB_OBJS += lib/strmap.o
 LIB_OBJS += lib/upgrade.o
@@ -143,6 +144,8 @@ LIB_OBJS += record/spool-decode.o
 LIB_OBJS += record/recover.o
 LIB_OBJS += record/text-line.o
 LIB_OBJS += record/text-payload.o
+LIB_OBJS += record/text-filemap.o
+LIB_OBJS += record/text-table.o
 
 CMD_OBJS += main.o
 CMD_OBJS += cli/parse-options.o
@@ -253,6 +256,7 @@ test-mem: all $(UNIT_TESTS)
 
 bench: all samples
 	@sh bench/import-bench.sh
+	@VMSCOPE_BENCH_WORKLOAD=smallfiles sh bench/import-bench.sh
 	@sh bench/record-bench.sh
 	@sh bench/replay-bench.sh
 	@sh bench/report-bench.sh

@@ -25,6 +25,14 @@
 #                              uses it for its larger trace)
 #   VMSCOPE_BENCH_MIN_EVENTS=N the fewest events the trace may have (1000000)
 #   VMSCOPE_BENCH_MAKE_ONLY=1  make (or check) the cached .dat, then stop
+#   VMSCOPE_BENCH_WORKLOAD=smallfiles  the writeback-heavy trace instead: the
+#                              smallfiles workload (samples/) creating files
+#                              in a 256 MB memcg, then sync, -e vmscan -e
+#                              writeback, at least 4,000,000 events, cached as
+#                              bench/work/writeback-4m.dat; target 0.35
+#
+# Besides the times it prints the database's size against the .dat's and
+# the import's peak RSS (median of the rounds).
 #
 # Exit status: 0 benchmark done; 1 it could not run (or STRICT and slow).
 
@@ -33,8 +41,13 @@ cd "$(dirname "$0")/.." || exit 1
 ROOT=$(pwd)
 VMSCOPE=${VMSCOPE_BENCH_BIN:-$ROOT/vmscope}
 WORK=$ROOT/bench/work
-MIN_EVENTS=${VMSCOPE_BENCH_MIN_EVENTS:-1000000}
-TARGET=0.5
+WORKLOAD=${VMSCOPE_BENCH_WORKLOAD:-readers}
+case $WORKLOAD in
+readers) MIN_EVENTS=${VMSCOPE_BENCH_MIN_EVENTS:-1000000} TARGET=0.5 DEFAULT_DAT=$WORK/vmscan-1m.dat ;;
+smallfiles) MIN_EVENTS=${VMSCOPE_BENCH_MIN_EVENTS:-4000000} TARGET=0.35 DEFAULT_DAT=$WORK/writeback-4m.dat ;;
+*) echo "import-bench: VMSCOPE_BENCH_WORKLOAD is 'readers' or 'smallfiles', not '$WORKLOAD'" >&2; exit 1 ;;
+esac
+SMALLFILES=${VMSCOPE_BENCH_FILES:-300000}	# files per smallfiles round
 RUNS=${VMSCOPE_BENCH_RUNS:-5}
 LIMIT_MB=${VMSCOPE_BENCH_LIMIT_MB:-16}
 PASSES=${VMSCOPE_BENCH_PASSES:-5}
@@ -168,9 +181,18 @@ in_cg() {
 	sh -c 'echo $$ > "$1/cgroup.procs" || exit 1; shift; exec "$@"' sh "$CG" "$@" &
 }
 
-# Record one trace of the workload into $GEN_DAT with $1 passes per reader.
+# The smallfiles workload: create $1 files in the memcg, then write them back (sync).
+run_smallfiles() {
+	in_cg sh -c '"$1" --dir "$2" --files "$3" --no-stat > /dev/null && sync' \
+		sh "$ROOT/samples/workloads/smallfiles" "$GEN_DIR" "$1"
+	wait $! || fail=1
+}
+
+# Record one trace of the workload into $GEN_DAT with $1 passes per reader
+# (smallfiles: $1 times SMALLFILES files).
 record_once() {
 	passes=$1
+	[ "$WORKLOAD" = smallfiles ] && LIMIT_MB=256
 	make_cg || die "cannot make a memory cgroup with a ${LIMIT_MB} MB limit"
 	rm -f "$GEN_DAT" "$GEN_DAT".cpu*
 	trace-cmd record --no-filter -q -d -C mono -b 32768 -e vmscan -e writeback \
@@ -188,6 +210,19 @@ record_once() {
 	sleep 1
 
 	t0=$(now)
+	fail=0
+	if [ "$WORKLOAD" = smallfiles ]; then
+		run_smallfiles $((SMALLFILES * passes))
+		t1=$(now)
+		sleep 1
+		stop_trace_cmd
+		remove_cg
+		find "$GEN_DIR" -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
+		[ $fail = 0 ] || die "the smallfiles workload failed (memcg OOM? see dmesg)"
+		[ -s "$GEN_DAT" ] || { cat "$GEN_DIR/record.log" >&2; die "trace-cmd wrote no $GEN_DAT"; }
+		WORKLOAD_SECONDS=$(elapsed "$t0" "$t1")
+		return 0
+	fi
 	pids=""
 	i=1
 	while [ $i -le $READERS ]; do
@@ -198,7 +233,6 @@ record_once() {
 	done
 	in_cg dd if=/dev/zero of="$GEN_DIR/w" bs=4k count=$((WRITE_MB * 256)) conv=fsync status=none
 	pids="$pids $!"
-	fail=0
 	for p in $pids; do
 		wait "$p" || fail=1
 	done
@@ -225,9 +259,16 @@ make_dat() {
 	GEN_DAT=$WORK/recording.$$.dat
 	mkdir "$GEN_DIR" || exit 1
 	start=$(now)
-	note "making $DAT: $READERS readers x $PASSES passes over ${FILE_MB} MB files and ${WRITE_MB} MB of 4 KiB writes in a ${LIMIT_MB} MB memcg"
+	if [ "$WORKLOAD" = smallfiles ]; then
+		[ -x "$ROOT/samples/workloads/smallfiles" ] || die "samples/workloads/smallfiles is not built (make samples)"
+		note "making $DAT: smallfiles creating $SMALLFILES files of 4 KiB in a 256 MB memcg, then sync"
+		PASSES=1
+	else
+		note "making $DAT: $READERS readers x $PASSES passes over ${FILE_MB} MB files and ${WRITE_MB} MB of 4 KiB writes in a ${LIMIT_MB} MB memcg"
+	fi
 	# O_DIRECT: the files start uncached, so every read is charged to the memcg
 	i=1
+	[ "$WORKLOAD" = smallfiles ] && i=$((READERS + 1))
 	while [ $i -le $READERS ]; do
 		dd if=/dev/zero of="$GEN_DIR/r$i" bs=1M count=$FILE_MB oflag=direct status=none ||
 			die "cannot write $GEN_DIR/r$i"
@@ -256,7 +297,7 @@ writeback=$3
 other=$4
 make_seconds=$(elapsed "$start" "$(now)")
 workload_seconds=$WORKLOAD_SECONDS
-workload=$READERS readers x $passes passes over ${FILE_MB} MB files + ${WRITE_MB} MB of 4 KiB writes, memcg limit ${LIMIT_MB} MB
+workload=$(if [ "$WORKLOAD" = smallfiles ]; then echo "smallfiles: $((SMALLFILES * passes)) files of 4 KiB then sync, memcg limit 256 MB"; else echo "$READERS readers x $passes passes over ${FILE_MB} MB files + ${WRITE_MB} MB of 4 KiB writes, memcg limit ${LIMIT_MB} MB"; fi)
 kernel=$(uname -r)
 made_at=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 EOF
@@ -279,7 +320,7 @@ if [ -n "${VMSCOPE_BENCH_DAT:-}" ]; then
 	[ -f "$DAT" ] || die "$DAT does not exist"
 	made="given by VMSCOPE_BENCH_DAT"
 else
-	DAT=${VMSCOPE_BENCH_OUT:-$WORK/vmscan-1m.dat}
+	DAT=${VMSCOPE_BENCH_OUT:-$DEFAULT_DAT}
 	if [ -n "${VMSCOPE_BENCH_REGEN:-}" ] || [ ! -s "$DAT" ] || [ ! -s "$DAT.meta" ]; then
 		make_dat
 		made="made now in $(meta make_seconds) s ($(meta workload_seconds) s of workload)"
@@ -314,7 +355,7 @@ echo "  report:   trace-cmd report FILE > /dev/null"
 echo "  load:     $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) before ($(nproc 2>/dev/null || echo ?) CPUs; other work skews the times)"
 
 if [ -x /usr/bin/time ]; then
-	TIMER="/usr/bin/time -f %U_%S -o $SCRATCH/cpu"
+	TIMER="/usr/bin/time -f %U_%S_%M -o $SCRATCH/cpu"
 else
 	TIMER=""
 	note "/usr/bin/time is missing (Debian package time): no CPU times"
@@ -328,10 +369,11 @@ timed() {
 	rc=$?
 	t1=$(now)
 	WALL=$(elapsed "$t0" "$t1")
-	CPU_USER="?" CPU_SYS="?"
+	CPU_USER="?" CPU_SYS="?" RSS_KB="?"
 	if [ -s "$SCRATCH/cpu" ]; then
 		cpu=$(tail -n 1 "$SCRATCH/cpu")
-		CPU_USER=${cpu%_*} CPU_SYS=${cpu#*_}
+		CPU_USER=${cpu%%_*} RSS_KB=${cpu##*_}
+		CPU_SYS=${cpu#*_} CPU_SYS=${CPU_SYS%_*}
 	fi
 	return $rc
 }
@@ -344,7 +386,8 @@ run_import() {
 		cat "$SCRATCH/import.err" >&2
 		die "vmscope import exited $rc"
 	fi
-	IW=$WALL IU=$CPU_USER IS=$CPU_SYS
+	IW=$WALL IU=$CPU_USER IS=$CPU_SYS IRSS=$RSS_KB
+	DB_BYTES=$(wc -c < "$DB")
 }
 
 run_report() {
@@ -353,7 +396,7 @@ run_report() {
 	RW=$WALL RU=$CPU_USER RS=$CPU_SYS
 }
 
-IMPORT_WALL="" IMPORT_CPU="" IMPORT_USER="" IMPORT_SYS="" REPORT_WALL="" REPORT_CPU="" REPORT_USER="" REPORT_SYS=""
+IMPORT_WALL="" IMPORT_CPU="" IMPORT_USER="" IMPORT_SYS="" IMPORT_RSS="" REPORT_WALL="" REPORT_CPU="" REPORT_USER="" REPORT_SYS=""
 round=0
 while [ $round -le "$RUNS" ]; do
 	# alternate the order so that neither always runs on a cache the other warmed
@@ -378,6 +421,7 @@ while [ $round -le "$RUNS" ]; do
 	else
 		label="run $round "
 		IMPORT_WALL="$IMPORT_WALL $IW" REPORT_WALL="$REPORT_WALL $RW"
+		[ "$IRSS" != "?" ] && IMPORT_RSS="$IMPORT_RSS $IRSS"
 		if [ "$IU" != "?" ]; then
 			IMPORT_USER="$IMPORT_USER $IU" IMPORT_SYS="$IMPORT_SYS $IS"
 			IMPORT_CPU="$IMPORT_CPU $(awk -v u="$IU" -v s="$IS" 'BEGIN { print u + s }')"
@@ -418,6 +462,10 @@ echo "report: median $MR s wall, $MRC s cpu (user $MRU + sys $MRS), $RRATE event
 if [ "$MIC" != "?" ] && [ "$MRC" != "?" ]; then
 	echo "import/report median cpu ratio: $(awk -v i="$MIC" -v r="$MRC" 'BEGIN { printf "%.2f", i / r }')"
 fi
+DAT_BYTES=$(wc -c < "$DAT")
+echo "database: $DB_BYTES bytes, $(awk -v d="$DB_BYTES" -v t="$DAT_BYTES" 'BEGIN { printf "%.1f", d / t }')x the .dat ($DAT_BYTES bytes), $(awk -v d="$DB_BYTES" -v n="$EVENTS" 'BEGIN { printf "%.0f", d / n }') bytes per event"
+# shellcheck disable=SC2086
+[ -n "$IMPORT_RSS" ] && echo "import peak RSS: median $(median $IMPORT_RSS) KB"
 echo "load:   $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) after"
 echo "target import/report <= $TARGET: $MET"
 echo "import/report median time ratio: $RATIO (import $MI s, report $MR s, $EVENTS events)"

@@ -161,8 +161,32 @@ void vms_sink_free(struct vms_sink *sink);
  * never NULL; must *not* be freed.
  */
 struct vms_table *vms_sink_table(struct vms_sink *sink, const char *event);
+/* A field of an event's format, for vms_sink_table_for_format(). */
+struct vms_field_desc {
+	const char *name;
+	int is_text;		/* a string, or an array stored as hex */
+};
+/*
+ * vms_sink_table_for_format() - the table that stores @event, made from its
+ * format on first sight when the schema has none (lib/sink-generate.c): a
+ * column per field, listed in event_table and generated_table.
+ * @source: where the format comes from ("trace.dat format", "tracefs format")
+ * Return: the table; event_generic when the names cannot make one; NULL with
+ * vms_error set when making it failed.
+ */
+struct vms_table *vms_sink_table_for_format(struct vms_sink *sink, const char *system,
+					    const char *event, const struct vms_field_desc *fields,
+					    int nfields, const char *source);
 /* Return: 1 when @table is the generic table (fields go to JSON). */
 int vms_table_is_generic(const struct vms_table *table);
+/*
+ * Return: 1 when @table was made from the fields of a text line (source
+ * "text fields"): a later line's value that is not a number stays text in
+ * its column, and a payload with free text goes to `extra` as "payload".
+ */
+int vms_table_is_lenient(const struct vms_table *table);
+/* Is the printed @value a plain number (decimal or 0x hex, no leading 0, fits 64 bits)? */
+int vms_sink_text_is_number(const char *value, size_t len);
 const char *vms_table_name(const struct vms_table *table);
 /**
  * vms_table_column() - column that stores field (or text label) @name

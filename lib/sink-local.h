@@ -67,6 +67,7 @@ struct vms_table {
 	int json_col;			/* 'extra' or, in the generic table, 'fields' */
 	int payload_col;		/* generic table only */
 	int generic;
+	int lenient;			/* made from a text line: a value that is not a number stays text */
 	sqlite3_stmt *insert;
 	/* the writer's multi-row INSERT: the per-statement cost is paid once per ROWS_PER_INSERT */
 	sqlite3_stmt *insert_n;
@@ -120,6 +121,8 @@ struct vms_sink {
 	pthread_cond_t cv;
 	int writer_busy, writer_stop, writer_failed;
 	char writer_err[512];		/* why the writer failed; written and read under mu */
+	/* sink-generate.c: the schema's own table names, to keep generated tables off them */
+	sqlite3 *schema_names;
 	/* reader-process mode (sink-reader.c): calls are serialized for the parent */
 	struct sink_reader *reader;
 };
@@ -139,6 +142,8 @@ int sink_end_serialized(struct vms_sink *s, const void *fields, size_t len);
 /* sink-schema.c: load every table of the schema; release them. Return: 0 or -1. */
 int sink_schema_load(struct vms_sink *s);
 void sink_schema_release(struct vms_sink *s);
+/* Load table @name of the database (columns, aliases, vocabularies, inserts). NULL: vms_error set. */
+struct vms_table *sink_load_table(struct vms_sink *s, const char *name);
 /* Column of @t storing field @name (not NUL-terminated), or -1. */
 int sink_column(const struct vms_table *t, const char *name, size_t len);
 
@@ -150,6 +155,14 @@ static inline int sink_name_is(const char *known, const char *name, size_t len)
 {
 	return strnlen(known, len + 1) == len && !memcmp(known, name, len);
 }
+
+/*
+ * sink-generate.c: make (or, in a reader, describe) the table of @event from
+ * its fields and list it under the event. Return: the table, s->generic
+ * for names that cannot make one, or NULL with vms_error set.
+ */
+struct vms_table *sink_generate_table(struct vms_sink *s, const char *system, const char *event,
+				      const struct vms_field_desc *f, int n, const char *source);
 
 /* sink-writer.c */
 int sink_writer_init(struct vms_sink *s);
@@ -174,5 +187,8 @@ void sink_reader_task(struct vms_sink *s, int pid, const char *comm, size_t len,
 int sink_reader_lost(struct vms_sink *s, int cpu, uint64_t ts, long long count, const char *source);
 int sink_reader_error(struct vms_sink *s, long long line, long long offset, const char *reason,
 		      const char *text, size_t len);
+/* A table the reader generated (sink-generate.c): the parent makes it under t->id. Return: 0 or -1. */
+int sink_reader_table(struct vms_sink *s, const struct vms_table *t, const char *system,
+		      const char *event, const struct vms_field_desc *f, int n, const char *source);
 
 #endif

@@ -33,7 +33,10 @@
  *   R_ERROR  i64 line, i64 offset, u16 n + reason (with NUL), u32 n + text
  *            (0xffffffff: none);
  *   R_MSG    i32 type, u32 n, data;
- *   R_FAIL   u16 n + message: the reader's error (with NUL).
+ *   R_FAIL   u16 n + message: the reader's error (with NUL);
+ *   R_TABLE  u16 table id, u16 n + system, u16 n + event, u16 n + source,
+ *            u16 fields, then per field u8 is_text, u16 n + name: a table
+ *            the reader generated (sink-generate.c), made here under its id.
  */
 #include <errno.h>
 #include <signal.h>
@@ -50,7 +53,7 @@
 
 #define READER_BUF (4u << 20)	/* a record may use what BATCH_BYTES leaves of it */
 
-enum { R_ROW = 1, R_TASK, R_LOST, R_ERROR, R_MSG, R_FAIL };
+enum { R_ROW = 1, R_TASK, R_LOST, R_ERROR, R_MSG, R_FAIL, R_TABLE };
 
 struct shared {
 	size_t done[2];			/* bytes of complete records in each buffer */
@@ -235,6 +238,24 @@ int vms_sink_message(struct vms_sink *s, int type, const void *data, size_t len)
 	return record_done(s);
 }
 
+int sink_reader_table(struct vms_sink *s, const struct vms_table *t, const char *system,
+		      const char *event, const struct vms_field_desc *f, int n, const char *source)
+{
+	int i;
+
+	record_start(s, R_TABLE);
+	put_u16(s, (unsigned short)t->id);
+	put_str(s, system);
+	put_str(s, event);
+	put_str(s, source);
+	put_u16(s, (unsigned short)n);
+	for (i = 0; i < n; i++) {
+		put_u8(s, f[i].is_text ? 1 : 0);
+		put_str(s, f[i].name);
+	}
+	return record_done(s);
+}
+
 /* --- the parent: replaying records --- */
 
 struct replay {
@@ -322,6 +343,37 @@ static int replay_row(struct replay *rp)
 	}
 	vms_sink_begin(s, t, system, event, ts, cpu, pid);
 	return sink_end_serialized(s, fields, rp->p - fields);
+}
+
+/* Replay an R_TABLE: make the table under the reader's id. Return: 0 or -1. */
+static int replay_table(struct replay *rp)
+{
+	const char *system, *event, *source;
+	struct vms_field_desc f[1000];
+	struct vms_table *t;
+	unsigned short id, n, i;
+
+	TAKE(rp, id);
+	if (take_str(rp, &system) || take_str(rp, &event) || take_str(rp, &source) ||
+	    !system || !event || !source)
+		return rp->bad = 1, -1;
+	TAKE(rp, n);
+	if (n > sizeof(f) / sizeof(f[0]) || id != rp->s->ntables)
+		return rp->bad = 1, -1;
+	for (i = 0; i < n; i++) {
+		unsigned char is_text;
+
+		TAKE(rp, is_text);
+		if (take_str(rp, &f[i].name) || !f[i].name)
+			return rp->bad = 1, -1;
+		f[i].is_text = is_text;
+	}
+	t = sink_generate_table(rp->s, system, event, f, n, source);
+	if (!t)
+		return -1;
+	if (t->id != id)
+		return rp->bad = 1, -1;
+	return 0;
 }
 
 static int replay_task(struct replay *rp)
@@ -416,6 +468,9 @@ static int replay(struct replay *rp, const char *buf, size_t len)
 			break;
 		case R_MSG:
 			rc = replay_message(rp);
+			break;
+		case R_TABLE:
+			rc = replay_table(rp);
 			break;
 		case R_FAIL:
 			rc = take_str(rp, &fail);

@@ -83,7 +83,7 @@ oom:
 }
 
 /* Build the table description and its INSERT from PRAGMA table_info. */
-static struct vms_table *load_table(struct vms_sink *s, const char *name)
+struct vms_table *sink_load_table(struct vms_sink *s, const char *name)
 {
 	struct strmap_entry *e = strmap_get(&s->tables, name, strlen(name));
 	struct vms_buf sql = { 0 };
@@ -247,7 +247,7 @@ static int load_event_tables(struct vms_sink *s)
 		return sink_sql_fail(s, "cannot read the event_table table");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *ev = (const char *)sqlite3_column_text(st, 0);
-		struct vms_table *t = load_table(s, (const char *)sqlite3_column_text(st, 1));
+		struct vms_table *t = sink_load_table(s, (const char *)sqlite3_column_text(st, 1));
 		struct strmap_entry *e;
 
 		if (!t)
@@ -262,7 +262,7 @@ static int load_event_tables(struct vms_sink *s)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return sink_sql_fail(s, "cannot read the event_table table");
-	s->generic = load_table(s, "event_generic");
+	s->generic = sink_load_table(s, "event_generic");
 	return s->generic ? 0 : -1;
 err:
 	sqlite3_finalize(st);
@@ -285,6 +285,8 @@ void sink_schema_release(struct vms_sink *s)
 	free(s->by_id);
 	s->by_id = NULL;
 	s->ntables = 0;
+	sqlite3_close(s->schema_names);
+	s->schema_names = NULL;
 }
 
 struct vms_table *vms_sink_table(struct vms_sink *s, const char *event)
@@ -297,6 +299,11 @@ struct vms_table *vms_sink_table(struct vms_sink *s, const char *event)
 int vms_table_is_generic(const struct vms_table *t)
 {
 	return t->generic;
+}
+
+int vms_table_is_lenient(const struct vms_table *t)
+{
+	return t->lenient;
 }
 
 const char *vms_table_name(const struct vms_table *t)

@@ -147,6 +147,8 @@ void vms_sink_set_payload(struct vms_sink *s, const char *text, size_t len)
 {
 	if (s->row->payload_col >= 0)
 		vms_sink_set_text(s, s->row->payload_col, text, len);
+	else if (s->row->lenient)
+		vms_sink_extra_text(s, "payload", text, len);
 }
 
 /* The JSON of the row's extra fields; a failed allocation fails the row in vms_sink_end(). */
@@ -284,6 +286,25 @@ static int text_to_int(const struct column *c, const char *val, size_t len, long
 	return NUM_OK;
 }
 
+/*
+ * Only plain numbers count as numbers in text: "0000000012345678" (a hashed
+ * pointer) or "060000" (octal mode) stay text as printed. Return: 1 with *@v set, or 0.
+ */
+static int plain_number(const char *value, size_t vallen, long long *v)
+{
+	return vallen && vallen < 19 && (vallen == 1 || value[0] != '0' ||
+					(vallen > 2 && value[1] == 'x')) && value[0] != '+' &&
+	       !(value[0] == '-' && vallen > 2 && value[1] == '0') &&
+	       !parse_number(value, vallen, v);
+}
+
+int vms_sink_text_is_number(const char *value, size_t len)
+{
+	long long v;
+
+	return plain_number(value, len, &v);
+}
+
 int vms_sink_set_from_text(struct vms_sink *s, const char *key, size_t keylen,
 			   const char *value, size_t vallen)
 {
@@ -291,17 +312,11 @@ int vms_sink_set_from_text(struct vms_sink *s, const char *key, size_t keylen,
 	int col = sink_column(t, key, keylen);
 	const struct column *c;
 	long long v;
+	int rc;
 
 	if (col < 0) {
 		json_key(s, key, keylen);
-		/*
-		 * Only plain numbers become JSON numbers: "0000000012345678" (a
-		 * hashed pointer) or "060000" (octal mode) stay text as printed.
-		 */
-		if (vallen < 19 && (vallen == 1 || value[0] != '0' ||
-				    (vallen > 2 && value[1] == 'x')) && value[0] != '+' &&
-		    !(value[0] == '-' && vallen > 2 && value[1] == '0') &&
-		    !parse_number(value, vallen, &v)) {
+		if (plain_number(value, vallen, &v)) {
 			if (vms_buf_addf(&s->json, "%lld", v))
 				s->oom = 1;
 		} else if (vms_json_append_string(&s->json, value, vallen)) {
@@ -314,7 +329,13 @@ int vms_sink_set_from_text(struct vms_sink *s, const char *key, size_t keylen,
 		vms_sink_set_text(s, col, value, vallen);
 		return 0;
 	}
-	switch (text_to_int(c, value, vallen, &v)) {
+	rc = text_to_int(c, value, vallen, &v);
+	if (rc != NUM_OK && t->lenient) {
+		/* a table made from an earlier line: the text is kept as the line gave it */
+		vms_sink_set_text(s, col, value, vallen);
+		return 0;
+	}
+	switch (rc) {
 	case NUM_OK:
 		break;
 	case NUM_RANGE:

@@ -6,7 +6,8 @@
  *
  * How it works: for each event id a decoder is built once: every field of
  * the format is bound to a column of the event's table (by name or alias),
- * or to the row's `extra` JSON. Numbers are read straight from the record.
+ * or to the row's `extra` JSON. An event the schema has no table for gets
+ * one made from its format on first sight (lib/sink-generate.c). Numbers are read straight from the record.
  * Columns the schema keeps as text but the kernel stores as numbers (gfp
  * flag names, writeback reasons, shrinker symbols) are rendered by
  * libtraceevent with the kernel's own print format and read back by the text
@@ -77,6 +78,33 @@ static int is_char_array(const struct tep_format_field *f)
 	       ((f->flags & TEP_FIELD_IS_ARRAY) && f->elementsize == 1 && strstr(f->type, "char"));
 }
 
+/*
+ * The table of @ev: the schema's, or one made from the format on first
+ * sight. Return: the table, or NULL (vms_error set).
+ */
+static struct vms_table *table_of(struct record_decoder *ctx, struct tep_event *ev, int n)
+{
+	struct vms_field_desc *desc;
+	struct vms_table *t = vms_sink_table(ctx->sink, ev->name);
+	struct tep_format_field *f;
+	int i = 0;
+
+	if (!vms_table_is_generic(t))
+		return t;
+	desc = calloc(n ? n : 1, sizeof(*desc));
+	if (!desc) {
+		vms_error("out of memory");
+		return NULL;
+	}
+	for (f = ev->format.fields; f; f = f->next, i++) {
+		desc[i].name = f->name;
+		desc[i].is_text = is_char_array(f) || (f->flags & TEP_FIELD_IS_ARRAY);
+	}
+	t = vms_sink_table_for_format(ctx->sink, ev->system, ev->name, desc, n, "format");
+	free(desc);
+	return t;
+}
+
 static struct decoder *build_decoder(struct record_decoder *ctx, struct tep_event *ev)
 {
 	struct decoder *d = calloc(1, sizeof(*d));
@@ -86,11 +114,12 @@ static struct decoder *build_decoder(struct record_decoder *ctx, struct tep_even
 	if (!d)
 		return NULL;
 	d->event = ev;
-	d->table = vms_sink_table(ctx->sink, ev->name);
 	for (f = ev->format.fields; f; f = f->next)
 		n++;
+	d->table = table_of(ctx, ev, n);
 	d->fields = calloc(n ? n : 1, sizeof(*d->fields));
-	if (!d->fields) {
+	if (!d->table || !d->fields) {
+		free(d->fields);
 		free(d);
 		return NULL;
 	}
@@ -108,7 +137,7 @@ static struct decoder *build_decoder(struct record_decoder *ctx, struct tep_even
 			b->kind = FK_RENDER;
 		else
 			b->kind = FK_NUM;
-		if (b->kind == FK_HEX && b->col >= 0)
+		if (b->kind == FK_HEX && b->col >= 0 && !vms_table_column_is_text(d->table, b->col))
 			b->col = -1;
 	}
 	return d;
@@ -124,8 +153,10 @@ static struct decoder *decoder_for(struct record_decoder *ctx, int id)
 		int n = id + 256;
 		struct decoder **nd = realloc(ctx->decoders, n * sizeof(*nd));
 
-		if (!nd)
+		if (!nd) {
+			vms_error("out of memory");
 			return NULL;
+		}
 		memset(nd + ctx->ndecoders, 0, (n - ctx->ndecoders) * sizeof(*nd));
 		ctx->decoders = nd;
 		ctx->ndecoders = n;
@@ -136,6 +167,8 @@ static struct decoder *decoder_for(struct record_decoder *ctx, int id)
 	if (!ev)
 		return NULL;
 	ctx->decoders[id] = build_decoder(ctx, ev);
+	if (!ctx->decoders[id] && !*vms_last_error())
+		vms_error("out of memory");
 	return ctx->decoders[id];
 }
 
@@ -248,7 +281,10 @@ static void add_hex(struct record_decoder *ctx, const struct bound_field *b, con
 		buf[2 * i] = hex[p[i] >> 4];
 		buf[2 * i + 1] = hex[p[i] & 15];
 	}
-	vms_sink_extra_text(ctx->sink, b->f->name, buf, 2 * n);
+	if (b->col >= 0)
+		vms_sink_set_text(ctx->sink, b->col, buf, 2 * n);
+	else
+		vms_sink_extra_text(ctx->sink, b->f->name, buf, 2 * n);
 }
 
 
@@ -300,6 +336,8 @@ int record_decoder_store(struct record_decoder *ctx, struct tep_handle *tep, str
 		return -1;
 	id = tep_data_type(tep, rec);
 	d = decoder_for(ctx, id);
+	if (!d && id >= 0 && tep_find_event(tep, id))
+		return -1;	/* its decoder or table could not be made: vms_error says why */
 	if (!d) {
 		vms_error("record of unknown event id %d on cpu %d at %llu ns", id, rec->cpu,
 			  (unsigned long long)rec->ts);

@@ -115,13 +115,16 @@ int import_text(struct vms_input *in, struct vms_db *db, struct vms_sink *sink,
 		if (ts_digits < 0 || tl.ts_digits < ts_digits)
 			ts_digits = tl.ts_digits;
 		ts_raw |= tl.ts_raw;
-		t = vms_sink_table(sink, event);
+		t = text_event_table(sink, event, tl.payload, tl.payload_len);
+		if (!t)
+			goto fatal;
 		vms_sink_begin(sink, t, NULL, event, tl.ts, tl.cpu, tl.pid);
-		if (vms_table_is_generic(t)) {
-			vms_sink_set_payload(sink, tl.payload, tl.payload_len);
+		if (vms_table_is_generic(t) || vms_table_is_lenient(t)) {
 			/* free text in an unknown event is fine: the payload is kept whole */
-			text_payload_parse(tl.event, tl.event_len, tl.payload, tl.payload_len,
-					   store_field, &ctx, &why);
+			rc = text_payload_parse(tl.event, tl.event_len, tl.payload, tl.payload_len,
+						store_field, &ctx, &why);
+			if (vms_table_is_generic(t) || rc)
+				vms_sink_set_payload(sink, tl.payload, tl.payload_len);
 		} else {
 			rc = text_payload_parse(tl.event, tl.event_len, tl.payload, tl.payload_len,
 						store_field, &ctx, &why);

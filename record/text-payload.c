@@ -68,6 +68,8 @@ int text_payload_parse(const char *event, size_t event_len, const char *p, size_
 	int rc, free_text = 0;
 
 	*why = NULL;
+	if (starts_with(event, event_len, "mm_filemap_"))
+		return text_filemap_parse(p, len, fn, ctx, why);
 	if (starts_with(event, event_len, "mm_shrink_slab_")) {
 		/* "%pS %p: nid: ..."; %pS of a module symbol ends in " [mod]" */
 		const char *sym;

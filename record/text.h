@@ -61,5 +61,15 @@ typedef int (*payload_field_fn)(void *ctx, const char *key, size_t keylen,
  */
 int text_payload_parse(const char *event, size_t event_len, const char *p, size_t len,
 		       payload_field_fn fn, void *ctx, const char **why);
+/*
+ * text_event_table() - the table of @event's text line with @payload
+ * (text-table.c): the schema's, one made from the line's fields, or
+ * event_generic. Return: it, or NULL with vms_error set.
+ */
+struct vms_sink;
+struct vms_table *text_event_table(struct vms_sink *sink, const char *event, const char *payload,
+				   size_t len);
+/* The same for the payload of a filemap event (text-filemap.c), fields as the binary format names them. */
+int text_filemap_parse(const char *p, size_t len, payload_field_fn fn, void *ctx, const char **why);
 
 #endif

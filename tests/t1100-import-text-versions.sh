@@ -99,10 +99,14 @@ test_expect_success SQLITE3 '4.14: global_dirty_state with unstable=' '
 		"1345|7|3|195840|391680|391680|2310421|2309076"
 '
 
-test_expect_success SQLITE3 '4.14: unknown event kept in event_generic with its payload' '
-	q k414.db "SELECT event, system IS NULL, json_extract(fields, '\''$.order'\''),
-		   json_extract(fields, '\''$.classzone_idx'\''), payload FROM event_generic" \
-		"mm_compaction_kcompactd_wake|1|9|Normal|nid=0 order=9 classzone_idx=Normal"
+test_expect_success SQLITE3 '4.14: an unknown event gets a table made from its fields, typed by its values' '
+	q k414.db "SELECT nid, \"order\", classzone_idx, extra IS NULL FROM mm_compaction_kcompactd_wake" \
+		"0|9|Normal|1" &&
+	q k414.db "SELECT group_concat(name || \":\" || type, \" \") FROM pragma_table_info(\"mm_compaction_kcompactd_wake\")
+		WHERE cid >= 4" "nid:INTEGER order:INTEGER classzone_idx:TEXT extra:TEXT" &&
+	q k414.db "SELECT tbl, system, fields, source FROM generated_table" \
+		"mm_compaction_kcompactd_wake||3|text fields" &&
+	q k414.db "SELECT COUNT(*) FROM event_generic" 0
 '
 
 test_expect_success SQLITE3 '4.14: entries-written minus entries-in-buffer is a loss' '
@@ -152,10 +156,9 @@ test_expect_success SQLITE3 '5.4: congestion_wait, unstable=, queue_io enqueue=,
 		"writeback_dirty_page|(unknown)|0|0"
 '
 
-test_expect_success SQLITE3 '5.4: sched_process_exit in event_generic, fields as JSON' '
-	q k54.db "SELECT event, json_extract(fields, '\''$.comm'\''), json_extract(fields, '\''$.pid'\''),
-		   json_extract(fields, '\''$.prio'\''), payload FROM event_generic" \
-		"sched_process_exit|stress|4321|120|comm=stress pid=4321 prio=120"
+test_expect_success SQLITE3 '5.4: sched_process_exit typed from its line; its pid field renamed beside the task pid' '
+	q k54.db "SELECT comm, field_pid, prio, pid FROM sched_process_exit" "stress|4321|120|4321" &&
+	q k54.db "SELECT alias, col FROM field_alias WHERE tbl = \"sched_process_exit\"" "pid|field_pid"
 '
 
 # --- 5.15, trace-cmd report ---------------------------------------------
@@ -290,8 +293,7 @@ test_expect_success SQLITE3 '6.18: balance_dirty_pages wb_setpoint, dirty_folio 
 
 test_expect_success SQLITE3 '6.18: unknown-tgid <...> line and unknown event' '
 	q k618.db "SELECT comm FROM task WHERE pid = 6061" "<...>" &&
-	q k618.db "SELECT event, json_extract(fields, '\''$.classzone_idx'\'') FROM event_generic" \
-		"mm_compaction_wakeup_kcompactd|Normal"
+	q k618.db "SELECT classzone_idx FROM mm_compaction_wakeup_kcompactd" Normal
 '
 
 test_expect_success SQLITE3 '6.18 counter clock: bare integers stored as they are' '
