@@ -31,6 +31,7 @@ static const struct command commands[] = {
 	{ "whatif", cmd_whatif, "simulate a recording forward under other knobs or another policy" },
 	{ "report", cmd_report, "postmortem tables: episodes, vmstat, ratio, refaults, kswapd failures" },
 	{ "upgrade", cmd_upgrade, "bring a database of an older vmscope to this schema version" },
+	{ "counters", cmd_counters, "add counters kept beside a trace (mmtests logs, CSV) to its database" },
 };
 
 

@@ -23,6 +23,7 @@ int cmd_plot(int argc, const char **argv);
 int cmd_replay(int argc, const char **argv);
 int cmd_upgrade(int argc, const char **argv);
 int cmd_whatif(int argc, const char **argv);
+int cmd_counters(int argc, const char **argv);
 
 /* Name of the running subcommand, for message prefixes. */
 extern const char *cli_command;
