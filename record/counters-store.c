@@ -9,6 +9,7 @@
  * database that replaces it only when everything went in.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,8 +193,12 @@ static void note_file(const struct vms_counters_options *opt, const struct cset_
 
 int counters_store(struct vms_db *db, const struct vms_counters_options *opt)
 {
-	struct counters_align_options aopt = { .has_offset = opt->has_offset,
-					       .offset_ns = (long long)(opt->offset_s * 1e9) };
+	/* whole seconds apart: 1.7e18 ns is beyond a double's 53 bits */
+	double whole = trunc(opt->offset_s);
+	struct counters_align_options aopt = {
+		.has_offset = opt->has_offset,
+		.offset_ns = (long long)whole * 1000000000LL + llround((opt->offset_s - whole) * 1e9),
+	};
 	struct cset_file *files = calloc(opt->nfiles ? opt->nfiles : 1, sizeof(*files));
 	int clock = CLOCK_UNSAID, i, j, rc = -1;
 
