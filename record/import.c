@@ -81,7 +81,10 @@ int vms_remove_stale_partials(const char *db)
 		if (*end || end == de->d_name + plen || pid <= 0 || pid == (long)getpid() ||
 		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (slash)
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		else
+			snprintf(path, sizeof(path), "%s", de->d_name);
 		vms_remove_db_files(path);
 		vms_warning("removed '%s', left by an import that was killed (pid %ld is gone)", path,
 			    pid);
