@@ -178,8 +178,9 @@ static void note_file(const struct vms_counters_options *opt, const struct cset_
 	if (!opt->note)
 		return;
 	if (f->nsamples &&
-	    asprintf(&line, "%s: %s, %d samples, clock %s; %s; %.3f .. %.3f s on the trace clock",
-		     f->path, f->format, f->nsamples, cset_clock_name(f->clock), f->detail,
+	    asprintf(&line, "%s: %s, %d sample%s, clock %s; %s; %.3f .. %.3f s on the trace clock",
+		     f->path, f->format, f->nsamples, f->nsamples == 1 ? "" : "s",
+		     cset_clock_name(f->clock), f->detail,
 		     (f->samples[0].ts + f->offset_ns) / 1e9,
 		     (f->samples[f->nsamples - 1].ts + f->offset_ns) / 1e9) < 0)
 		line = NULL;

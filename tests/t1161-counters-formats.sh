@@ -108,6 +108,14 @@ test_expect_success SQLITE3 '--counters-offset and --counters-clock trace are ta
 	assert_eq "$(sql clk.db "SELECT aligned_by, offset_ns, clock FROM counter_source")" "same-clock|0|trace" "trace clock"
 '
 
+test_expect_success SQLITE3 'a trace-cmd --date trace carries its offset: epoch counters need none' '
+	# date.dat: trace-cmd record --date (make-date-dat.sh), its timestamps epoch times
+	run_rc 0 vmscope import -o date.db "$F/date.dat" --counters "$F/proc-vmstat-date.gz"
+	assert_eq "$(sql date.db "SELECT aligned_by, offset_ns, samples FROM counter_source")" "trace-date|0|20" "aligned by the trace"
+	assert_eq "$(sql date.db "SELECT start_ts > 1700000000000000000 FROM run")" 1 "epoch timestamps"
+	err_has "offset 0: the trace.s timestamps carry its own offset to the wall clock \(trace-cmd record --date\)"
+'
+
 test_expect_success SQLITE3 'a memcg log alone aligns on the memcg reclaim' '
 	run_rc 0 vmscope import -q -o mc.db "$F/trace.txt.gz" --counters "$F/memory.stat-synth"
 	within "$(sql mc.db "SELECT offset_ns / 1e9 FROM counter_source")" "$TRUTH" 1
