@@ -23,12 +23,12 @@ static const struct cli_help counters_help = {
 		"DB is as it was); 2 usage error. See docs/counters.md.\n",
 };
 
-static void print_note(void *arg, const char *line)
+void cli_counters_note(void *arg, const char *line)
 {
 	note("%s", line);
 }
 
-static int check_clock(const char *arg, void *value)
+int cli_parse_counters_clock(const char *arg, void *value)
 {
 	if (!vms_counters_clock_known(arg))
 		return -1;
@@ -45,12 +45,7 @@ int cmd_counters(int argc, const char **argv)
 	const struct cli_option opts[] = {
 		OPT_STRING_LIST(0, "sysctl", &sysctls, "NAME=VALUE",
 				"a sysctl of the traced machine (repeatable)"),
-		OPT_CALLBACK(0, "counters-clock", &copt.clock, "CLOCK",
-			     "clock of the counters' times: realtime, mono, boot or trace", check_clock,
-			     "realtime, mono, boot or trace"),
-		{ .type = CLI_OPT_NUMBER, .long_name = "counters-offset", .value = &copt.offset_s,
-		  .argh = "SECONDS", .help = "add SECONDS to the counters' times: the trace clock",
-		  .min = -1e11, .max = 1e11, .unit = "seconds", .seen = &copt.has_offset },
+		OPT_COUNTERS_ALIGN(&copt),
 		OPT_BOOL('q', "quiet", &quiet, "no line per file on stderr"),
 		OPT_ARG("ACTION", "action (add)", &action),
 		OPT_ARG("DB", "database", &db),
@@ -72,7 +67,7 @@ int cmd_counters(int argc, const char **argv)
 	copt.nfiles = files.n;
 	copt.sysctls = sysctls.items;
 	copt.nsysctls = sysctls.n;
-	copt.note = quiet ? NULL : print_note;
+	copt.note = quiet ? NULL : cli_counters_note;
 	rc = vms_counters_add(db, &copt) ? error_last() : 0;
 	if (!rc && !quiet)
 		note("added to %s", db);

@@ -47,19 +47,6 @@ static void report_bad(void *arg, unsigned long long n_bad, long long line, cons
 	}
 }
 
-static void counters_note(void *arg, const char *line)
-{
-	note("%s", line);
-}
-
-static int check_clock(const char *arg, void *value)
-{
-	if (!vms_counters_clock_known(arg))
-		return -1;
-	*(const char **)value = arg;
-	return 0;
-}
-
 static void keep_count_line(void *arg, const char *line)
 {
 	struct import_cli *opt = arg;
@@ -91,12 +78,7 @@ int cmd_import(int argc, const char **argv)
 		OPT_STRING_LIST(0, "counters", &counters, "FILE",
 				"counters kept with the trace (repeatable; see docs/counters.md)"),
 		OPT_STRING_LIST(0, "sysctl", &sysctls, "NAME=VALUE", "a sysctl of the traced machine (repeatable)"),
-		OPT_CALLBACK(0, "counters-clock", &copt.clock, "CLOCK",
-			     "clock of the counters' times: realtime, mono, boot or trace", check_clock,
-			     "realtime, mono, boot or trace"),
-		{ .type = CLI_OPT_NUMBER, .long_name = "counters-offset", .value = &copt.offset_s,
-		  .argh = "SECONDS", .help = "add SECONDS to the counters' times: the trace clock",
-		  .min = -1e11, .max = 1e11, .unit = "seconds", .seen = &copt.has_offset },
+		OPT_COUNTERS_ALIGN(&copt),
 		OPT_ARG("FILE", "input file", &file),
 		OPT_END(),
 	};
@@ -108,7 +90,7 @@ int cmd_import(int argc, const char **argv)
 	copt.nfiles = counters.n;
 	copt.sysctls = sysctls.items;
 	copt.nsysctls = sysctls.n;
-	copt.note = quiet ? NULL : counters_note;
+	copt.note = quiet ? NULL : cli_counters_note;
 	if (copt.nfiles || copt.nsysctls)
 		iopt.counters = &copt;
 	else if (copt.clock || copt.has_offset) {
