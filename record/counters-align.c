@@ -19,6 +19,7 @@
  *     ALIGN_MAX_RESIDUAL, is refused with the other ways as a hint.
  * Files of one clock share one automatic offset.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,6 +220,32 @@ static long long scan_range(const struct fit *fit, long long lo, long long hi, l
 	return best;
 }
 
+/*
+ * The best offset of the coarse scan further than a few merged intervals
+ * from @theta, if it fits nearly as well as @theta (a periodic workload
+ * repeats its reclaim pattern): else NO_OTHER.
+ */
+#define NO_OTHER LLONG_MIN
+static long long second_best(const struct fit *fit, long long lo, long long hi, long long step,
+			     int stride, long long theta)
+{
+	long long away = 3 * (long long)fmax(fit->median_ns * stride, (double)step), t, best = NO_OTHER;
+	double here = cost(fit, theta, stride, NULL), best_c = INFINITY;
+
+	for (t = lo; t <= hi; t += step > 0 ? step : 1) {
+		double c;
+
+		if (llabs(t - theta) < away)
+			continue;
+		c = cost(fit, t, stride, NULL);
+		if (c < best_c) {
+			best_c = c;
+			best = t;
+		}
+	}
+	return best_c <= here * 1.5 + 0.02 ? best : NO_OTHER;
+}
+
 static int cmp_ll(const void *a, const void *b)
 {
 	long long x = *(const long long *)a, y = *(const long long *)b;
@@ -229,12 +256,12 @@ static int cmp_ll(const void *a, const void *b)
 /* Offset @files[0..n) (one clock) automatically. Return: 0, or -1 (vms_error set). */
 static int align_auto(struct cset_file **files, int n, const struct tseries *t,
 		      long long t0, long long t1, long long *offset, double *residual,
-		      int *intervals)
+		      int *intervals, long long *other)
 {
 	struct fit fit = { .t0 = t0, .t1 = t1 };
 	struct cset_file *vm = NULL, *mc = NULL;
-	long long *ts = NULL, *diffs = NULL, lo, hi, theta, step;
-	int i, j, ns = 0, stride, rc = -1;
+	long long *ts = NULL, *diffs = NULL, lo, hi, theta, step, step0;
+	int i, j, ns = 0, stride, stride0, rc = -1;
 	double c;
 	struct cset_file *src;
 	const char *src_kind;
@@ -381,6 +408,8 @@ static int align_auto(struct cset_file **files, int n, const struct tseries *t,
 	if (stride < 1)
 		stride = 1;
 	theta = scan_range(&fit, lo, hi, step, stride, &c);
+	step0 = step;
+	stride0 = stride;
 	/* finer around the best: strides of one, steps of a tenth, then a hundredth */
 	while (isfinite(c) && (step > fit.median_ns / 200 || stride > 1)) {
 		long long span = step * 3 * (stride > 1 ? stride : 1);
@@ -398,6 +427,7 @@ static int align_auto(struct cset_file **files, int n, const struct tseries *t,
 	}
 	*offset = theta;
 	*residual = cost(&fit, theta, 1, intervals);
+	*other = second_best(&fit, lo, hi, step0, stride0, theta);
 	rc = 0;
 	goto out;
 oom:
@@ -489,9 +519,10 @@ int counters_align(struct vms_db *db, struct cset_file *files, int nfiles,
 	}
 	/* the rest, automatically: one offset per clock */
 	for (i = 0; i < nfiles; i++) {
-		long long offset = 0;
+		long long offset = 0, other = NO_OTHER;
 		double residual = 1;
 		int n = 0, intervals = 0;
+		char also[160] = "";
 
 		if (files[i].aligned_by)
 			continue;
@@ -500,7 +531,7 @@ int counters_align(struct vms_db *db, struct cset_file *files, int nfiles,
 				group[n++] = &files[j];
 		if (!loaded++ && load_trace(db, t))
 			goto out;
-		if (align_auto(group, n, t, t0, t1, &offset, &residual, &intervals)) {
+		if (align_auto(group, n, t, t0, t1, &offset, &residual, &intervals, &other)) {
 			char *why = strdup(vms_last_error());
 
 			vms_error("cannot align the counters of '%s' to the trace automatically: %s;"
@@ -517,11 +548,19 @@ int counters_align(struct vms_db *db, struct cset_file *files, int nfiles,
 				  residual * 100, ALIGN_MAX_RESIDUAL * 100);
 			goto out;
 		}
+		if (other != NO_OTHER) {
+			snprintf(also, sizeof(also), "; ambiguous: offset %+.3f s fits nearly as well",
+				 other / 1e9);
+			vms_warning("the counters of '%s' fit the trace nearly as well at offset %+.3f s"
+				    " as at %+.3f s (a workload that repeats itself?): check the"
+				    " alignment, or give --counters-offset", files[i].path, other / 1e9,
+				    offset / 1e9);
+		}
 		for (j = 0; j < n; j++)
 			if (set_result(group[j], offset, "automatic", residual,
 				       "offset %+.6f s found from the reclaim counters (residual %.1f%%"
-				       " over %d sampling intervals)", offset / 1e9, residual * 100,
-				       intervals))
+				       " over %d sampling intervals%s)", offset / 1e9, residual * 100,
+				       intervals, also))
 				goto out;
 	}
 	rc = 0;
