@@ -489,7 +489,12 @@ int counters_align(struct vms_db *db, struct cset_file *files, int nfiles,
 		}
 		sqlite3_finalize(st);
 	}
-	date_shifted = t0 > EPOCH_2000_NS;
+	if (trace_clock && (!strcmp(trace_clock, "x86-tsc") || !strcmp(trace_clock, "counter"))) {
+		vms_error("the trace's clock '%s' counts ticks, not nanoseconds: counters cannot be"
+			  " put on it (record with -C mono or local, or -C tsc2nsec)", trace_clock);
+		goto out;
+	}
+		date_shifted = t0 > EPOCH_2000_NS;
 	group = calloc(nfiles ? nfiles : 1, sizeof(*group));
 	if (!group) {
 		vms_error("out of memory");

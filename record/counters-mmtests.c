@@ -8,7 +8,8 @@
  *    v2 keys), every frame of one kind, times never going backwards;
  *  - a plain snapshot of one of those files, its time given as FILE@SECONDS
  *    or as a number of seconds in the file name (vmstat-1733050000.txt);
- *  - a `sysctl -a` or `sysctl vm` listing ("name = value" lines);
+ *  - a `sysctl -a` or `sysctl vm` listing ("name = value" lines; the vm.*
+ *    ones are kept);
  *  - a wide CSV (counters-csv.c).
  * gzip, zstd and xz are undone by lib/input.c; a compressed file that ends
  * early is an error, so that nothing is imported from half a file.
@@ -162,7 +163,10 @@ static int read_sysctl(struct cset_file *f, struct vms_input *in, const char *di
 		if (len && !sysctl_line(line, len, &nlen, &value))
 			return vms_error("%s:%lld: not a 'name = value' line of `sysctl -a`", display,
 					 lineno);
-		if (len && cset_sysctl(f, line, nlen, value, line + len - value))
+		/* the reclaim knobs are vm.*: the rest of `sysctl -a` is left out */
+		if (len && strncmp(line, "vm.", 3))
+			f->sysctls_skipped++;
+		else if (len && cset_sysctl(f, line, nlen, value, line + len - value))
 			return -1;
 		line = vms_input_getline(in, &len, &nl);
 		if (!line)

@@ -48,6 +48,7 @@ struct cset_file {
 	int nvalues, values_alloc;
 	struct cset_sysctl *sysctls;
 	int nsysctls, sysctls_alloc;
+	int sysctls_skipped;		/* of a listing, not vm.* */
 	struct strmap names;		/* counter names and scopes, interned */
 	/* set by counters_align() */
 	long long offset_ns;		/* added to each ts: the trace clock */

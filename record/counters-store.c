@@ -184,8 +184,8 @@ static void note_file(const struct vms_counters_options *opt, const struct cset_
 		     (f->samples[0].ts + f->offset_ns) / 1e9,
 		     (f->samples[f->nsamples - 1].ts + f->offset_ns) / 1e9) < 0)
 		line = NULL;
-	else if (!f->nsamples && asprintf(&line, "%s: %s, %d sysctls", f->path, f->format,
-					  f->nsysctls) < 0)
+	else if (!f->nsamples && asprintf(&line, "%s: %s, %d vm.* sysctls (%d others left out)",
+					  f->path, f->format, f->nsysctls, f->sysctls_skipped) < 0)
 		line = NULL;
 	if (line)
 		opt->note(opt->arg, line);

@@ -53,6 +53,7 @@ test_expect_success SQLITE3 'every format imports with the trace, aligned automa
 		"formats and samples"
 	err_has "proc-vmstat-synth.gz: mmtests proc-vmstat, 69 samples, clock unsaid; offset -1733000000\.2"
 	err_has "column .cpu_busy. is not a counter vmscope knows: kept as source .csv."
+	err_has "sysctl-vm.txt: sysctl, 3 vm.\* sysctls \(1 others left out\)"
 '
 
 test_expect_success SQLITE3 'the automatic offset is within one sampling interval (0.5 s) of the truth' '
