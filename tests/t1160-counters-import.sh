@@ -182,6 +182,13 @@ test_expect_success ROOT,TRACEFS,MEMCG,TRACE_CMD,SQLITE3,GNUPLOT 'the ratio, ref
 test_expect_success ROOT,TRACEFS,MEMCG,TRACE_CMD,SQLITE3 'audit: the trace and the imported counters agree within 1%' '
 	vmscope report t.db audit --format csv >audit.csv
 	grep "^pages" audit.csv
+	# the trace is machine-wide: another session reclaiming hard at the same
+	# time can overrun the ring buffer, and lost events make the trace short
+	lost=$(sql t.db "SELECT COALESCE(SUM(count), 0) FROM lost_events")
+	if [ "$lost" != 0 ]; then
+		echo "the trace lost $lost events (machine busy): the audit cannot match; not judged"
+		exit 0
+	fi
 	awk -F, "\$2 == \"all reclaimers\" { d = \$3 - \$4; if (d < 0) d = -d; m = \$4 > \$3 ? \$4 : \$3;
 		n++; if (m < 1000 || d > m / 100) bad = bad \" \" \$1 } END { print n \":\" bad }" audit.csv >audit.res
 	assert_eq "$(cat audit.res)" "2:" "all-reclaimer rows (scanned, reclaimed), those off by more than 1%"
