@@ -164,7 +164,7 @@ test_expect_success ROOT,TRACEFS,MEMCG,TRACE_CMD,SQLITE3 'import aligns the logs
 	err=$(awk -v o="$off" -v t="$(cat truth)" "BEGIN { d = o + t; if (d < 0) d = -d; printf \"%.6f\", d }")
 	echo "offset $off, truth -$(cat truth), error $err s, sampling interval $step s" | tee align.txt
 	assert_eq "$(awk -v e="$err" -v s="$step" "BEGIN { print (e <= s) }")" 1 "error within one interval"
-	# the residual grows with the sampler's lag between its time stamp and its
+	# the residual grows with the lag of the sampler between its time stamp and its
 	# read (a fork of date, then of cat): 1-6% here, 14% with the machine at
 	# load 14; above 25% the import would have refused
 	assert_eq "$(sql t.db "SELECT residual < 0.25 FROM counter_source WHERE id = 1")" 1 "residual reported, under 25%"
