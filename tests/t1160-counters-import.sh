@@ -129,7 +129,12 @@ test_expect_success ROOT,TRACEFS,MEMCG,TRACE_CMD,SQLITE3 'trace-cmd on its defau
 	i=0
 	until [ "$(cat "$INSTANCE/tracing_on" 2>/dev/null)" = 1 ] &&
 	      [ "$(cat "$INSTANCE/events/vmscan/mm_vmscan_lru_shrink_inactive/enable" 2>/dev/null)" = 1 ]; do
-		[ $i -lt 300 ] || { cat record.log; exit 1; }
+		if [ $i -ge 300 ] || ! kill -0 "$(cat "$TC_PID")" 2>/dev/null; then
+			echo "trace-cmd did not start recording:"
+			sleep 0.5
+			cat record.log
+			exit 1
+		fi
 		sleep 0.1
 		i=$((i + 1))
 	done
