@@ -163,7 +163,7 @@ static double cost(const struct fit *fit, long long theta, int stride, int *inte
 	for (k = 0; k < fit->n; k++) {
 		const struct fit_series *s = &fit->s[k];
 		long long tot = total(s->t, s->steal), miss = 0, first = -1, last = -1;
-		long long ca = 0, cb;
+		long long ca, cb;
 		int i, j, n = 0;
 
 		for (i = 0; i < s->n - 1; i = j) {
@@ -174,14 +174,13 @@ static double cost(const struct fit *fit, long long theta, int stride, int *inte
 			b = s->ts[j] + theta;
 			if (b < fit->t0 || a > fit->t1 || s->value[i] < 0 || s->value[j] < 0)
 				continue;
-			if (first < 0) {
+			if (first < 0)
 				first = a;
-				ca = cum_at(s->t, s->steal, a);
-			}
+			/* from a itself, not the interval before: one may be skipped */
+			ca = cum_at(s->t, s->steal, a);
 			cb = cum_at(s->t, s->steal, b);
 			d = s->value[j] - s->value[i];
 			miss += llabs(d - (cb - ca));
-			ca = cb;
 			last = b;
 			n++;
 		}

@@ -171,6 +171,20 @@ static int check_overlap(struct vms_db *db, const struct cset_file *files, int n
 	return 0;
 }
 
+/* Counters already there (a recording, an earlier add) get mixed with the new ones. */
+static void warn_if_sampled(struct vms_db *db)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(vms_db_sql(db), "SELECT COUNT(*) FROM counter_sample WHERE"
+			       " source = 'vmstat'", -1, &st, NULL))
+		return;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0)
+		vms_warning("the database has %lld vmstat samples already: the analyses will take"
+			    " them together with these", sqlite3_column_int64(st, 0));
+	sqlite3_finalize(st);
+}
+
 static void note_file(const struct vms_counters_options *opt, const struct cset_file *f)
 {
 	char *line = NULL;
@@ -220,7 +234,8 @@ int counters_store(struct vms_db *db, const struct vms_counters_options *opt)
 	for (i = 0; i < opt->nfiles; i++)
 		if (cset_load(&files[i], opt->files[i], clock))
 			goto out;
-	if (counters_align(db, files, opt->nfiles, &aopt) ||
+	warn_if_sampled(db);
+		if (counters_align(db, files, opt->nfiles, &aopt) ||
 	    check_overlap(db, files, opt->nfiles) ||
 	    vms_db_apply_schema_file(db, "009-counter-sources.sql"))
 		goto out;

@@ -144,7 +144,9 @@ test_expect_success SQLITE3 'counters add: the same counters into a database imp
 	assert_eq "$(sql add.db "SELECT COUNT(*) FROM counter_sample")" 0 "nothing added by a failed add"
 	run_rc 0 vmscope counters add add.db "$F/proc-vmstat-synth.gz" "$F/wide.csv"
 	err_has "added to add.db"
-	assert_eq "$(sql add.db "SELECT COUNT(*) FROM counter_source")" 2 "two sources"
+	run_rc 0 vmscope counters add --counters-offset=-1733000000.25 add.db "$F/meminfo-1733001010.txt"
+	err_has "warning: the database has [0-9]+ vmstat samples already"
+	assert_eq "$(sql add.db "SELECT COUNT(*) FROM counter_source")" 3 "three sources"
 	assert_eq "$(sql add.db "SELECT status FROM run")" complete "still complete"
 	# the run now starts at the first sample (997.998 s): derived tables follow
 	assert_eq "$(sql add.db "SELECT origin_ts < 1000000000000 FROM derive_info")" 1 "derived again"
