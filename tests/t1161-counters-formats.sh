@@ -117,6 +117,19 @@ test_expect_success SQLITE3 'a trace-cmd --date trace carries its offset: epoch 
 	err_has "offset 0: the trace.s timestamps carry its own offset to the wall clock \(trace-cmd record --date\)"
 '
 
+test_expect_success SQLITE3 'an hour of 1 Hz integer epoch seconds (the mmtests default) aligns within a second' '
+	run_rc 0 vmscope import -q -o bare.db "$F/trace.txt.gz"
+	# sample i read at trace second i + 0.3, stamped with epoch 1733000000 + i
+	sql bare.db "WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < 3599),
+		e AS (SELECT ts, pid = 52 AS k, nr_scanned AS sc, nr_reclaimed AS st FROM mm_vmscan_lru_shrink_inactive)
+		SELECT i, (SELECT COALESCE(SUM(sc * k), 0) || \" \" || COALESCE(SUM(st * k), 0) || \" \" ||
+			COALESCE(SUM(sc), 0) || \" \" || COALESCE(SUM(st), 0) FROM e WHERE ts <= i * 1000000000 + 300000000)
+		FROM s" | awk -F"|" "{ split(\$2, v, \" \"); printf \"time: %d\\nnr_free_pages 5\\npgscan_kswapd %d\\npgsteal_kswapd %d\\npgscan_direct 0\\npgsteal_direct 0\\npgscan_anon 0\\npgscan_file %d\\npgsteal_anon 0\\npgsteal_file %d\\n\", \$1 + 1733000000, v[1], v[2], v[3], v[4] }" >hour-vmstat
+	assert_eq "$(grep -c "^time:" hour-vmstat)" 3600 "frames"
+	run_rc 0 vmscope import -q -o hour.db "$F/trace.txt.gz" --counters hour-vmstat
+	within "$(sql hour.db "SELECT offset_ns / 1e9 FROM counter_source")" -1732999999.7 1
+'
+
 test_expect_success SQLITE3 'a memcg log alone aligns on the memcg reclaim' '
 	run_rc 0 vmscope import -q -o mc.db "$F/trace.txt.gz" --counters "$F/memory.stat-synth"
 	within "$(sql mc.db "SELECT offset_ns / 1e9 FROM counter_source")" "$TRUTH" 1
