@@ -146,6 +146,12 @@ LIB_OBJS += record/text-line.o
 LIB_OBJS += record/text-payload.o
 LIB_OBJS += record/text-filemap.o
 LIB_OBJS += record/text-table.o
+LIB_OBJS += record/counters-align.o
+LIB_OBJS += record/counters-csv.o
+LIB_OBJS += record/counters-mmtests.o
+LIB_OBJS += record/counters-proc.o
+LIB_OBJS += record/counters-set.o
+LIB_OBJS += record/counters-store.o
 
 CMD_OBJS += main.o
 CMD_OBJS += cli/parse-options.o
@@ -160,6 +166,7 @@ CMD_OBJS += analyze/cmd-upgrade.o
 CMD_OBJS += plots/cmd-plot.o
 CMD_OBJS += replay/cmd-replay.o
 CMD_OBJS += replay/cmd-whatif.o
+CMD_OBJS += record/cmd-counters.o
 
 UNIT_TESTS = tests/unit/u-text-line tests/unit/u-text-payload tests/unit/u-json tests/unit/u-policies
 UNIT_TESTS += tests/unit/u-parse-options

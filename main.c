@@ -32,6 +32,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "postmortem tables: episodes, vmstat, ratio, refaults, kswapd failures" },
 	{ "export", cmd_export, "write a run as a Perfetto/Chrome trace-event timeline (JSON)" },
 	{ "upgrade", cmd_upgrade, "bring a database of an older vmscope to this schema version" },
+	{ "counters", cmd_counters, "add counters kept beside a trace (mmtests logs, CSV) to its database" },
 };
 
 

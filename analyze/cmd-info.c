@@ -2,8 +2,9 @@
 /*
  * cmd-info.c - `vmscope info`: what a database holds. Source, kernel, clock,
  * time span, events per type, lost events, unreadable lines, tasks and
- * counter sources: the first thing to look at before trusting any number
- * computed from a run.
+ * counter sources (and, for counters imported from files, each file, its
+ * span on the trace clock and how it was aligned): the first thing to look
+ * at before trusting any number computed from a run.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,6 +164,31 @@ static int show_simple(sqlite3 *sql, const char *title, const char *query, const
 	return 0;
 }
 
+/*
+ * The counter files of `import --counters` and `counters add` (table
+ * counter_source, schema 009): nothing for a database older than that table.
+ */
+static int show_counter_files(sqlite3 *sql)
+{
+	sqlite3_stmt *st;
+	int has;
+
+	if (sqlite3_prepare_v2(sql, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND"
+			       " name = 'counter_source'", -1, &st, NULL))
+		return vms_error("cannot read the schema: %s", sqlite3_errmsg(sql));
+	has = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	if (!has)
+		return 0;
+	return show_simple(sql, "counter files (path, format, clock, samples, span on the trace"
+			   " clock, aligned by: how)",
+			   "SELECT quote(path), format, clock, samples,"
+			   " CASE WHEN first_ts IS NULL THEN '-' ELSE printf('%.6f..%.6f', first_ts / 1e9,"
+			   " last_ts / 1e9) END, aligned_by || ': ' || detail"
+			   " FROM counter_source ORDER BY id",
+			   "none (no counters were imported from files)");
+}
+
 int cmd_info(int argc, const char **argv)
 {
 	const char *path = NULL;
@@ -195,7 +221,9 @@ int cmd_info(int argc, const char **argv)
 			"SELECT source, CASE scope WHEN '' THEN 'machine' ELSE scope END, COUNT(*),"
 			" printf('%.6f', MIN(ts) / 1e9), printf('%.6f', MAX(ts) / 1e9)"
 			" FROM counter_sample GROUP BY source, scope ORDER BY source, scope",
-			"none (this source has no counters; `vmscope record` samples them)") ||
+			"none (this source has no counters; `vmscope record` samples them,"
+			" `vmscope import --counters` reads them from files)") ||
+	    show_counter_files(sql) ||
 	    show_simple(sql, "sysctls", "SELECT name || ' = ' || value FROM sysctl ORDER BY name",
 			"not recorded") ||
 	    show_simple(sql, "tasks with most events (pid, comm, events)",

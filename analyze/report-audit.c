@@ -561,6 +561,31 @@ static void add_rows(struct audit *a, const struct counters *c)
 #undef HAVE
 }
 
+/*
+ * Counters read from a file (counter_source, schema 009) were put on the
+ * trace clock by an offset: say which, since the span's edges are only as
+ * good as it (an automatic one within about a sampling interval).
+ */
+static void note_counter_file(struct vms_window *ctx, struct table *t, const struct span *s)
+{
+	sqlite3_stmt *st;
+
+	if (!s->a || sqlite3_prepare_v2(ctx->sql, "SELECT path, aligned_by, detail FROM"
+					" counter_source WHERE ?1 BETWEEN first_sample AND last_sample",
+					-1, &st, NULL)) {
+		/* an older database: no counter_source, nothing to say */
+		return;
+	}
+	sqlite3_bind_int64(st, 1, s->a);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		table_note(t, "the vmstat samples come from '%s' (aligned to the trace clock, %s: %s); "
+			   "the span's edges are as exact as that offset",
+			   (const char *)sqlite3_column_text(st, 0),
+			   (const char *)sqlite3_column_text(st, 1),
+			   (const char *)sqlite3_column_text(st, 2));
+	sqlite3_finalize(st);
+}
+
 static void add_notes(struct vms_window *ctx, struct audit *a, const struct span *s,
 		      const struct counters *c)
 {
@@ -569,7 +594,8 @@ static void add_notes(struct vms_window *ctx, struct audit *a, const struct span
 
 	if (!ctx->has_counters)
 		table_note(t, "no /proc/vmstat samples in this run (imported traces carry none; "
-			   "`vmscope record` samples them): nothing to audit against, the trace "
+			   "`vmscope record` samples them, `vmscope import --counters` and `vmscope "
+			   "counters add` read them from files): nothing to audit against, the trace "
 			   "totals over the window are shown alone");
 	else if (!c->have)
 		table_note(t, "only one vmstat sample brackets the window (at %.3f s): no counter "
@@ -585,6 +611,8 @@ static void add_notes(struct vms_window *ctx, struct audit *a, const struct span
 			   s->z_last ? "the run's last sample, none is at or after the window end" :
 			   "the first at or after the window end",
 			   vms_window_rel_s(ctx, ctx->from), vms_window_rel_s(ctx, ctx->to));
+	if (c->have)
+		note_counter_file(ctx, t, s);
 	if (c->have && s->starts_late)
 		table_note(t, "no vmstat sample at or before the window start: the span starts at "
 			   "the first sample, and events of the window before it (%.6f s) are left "

@@ -24,6 +24,21 @@ int cmd_replay(int argc, const char **argv);
 int cmd_upgrade(int argc, const char **argv);
 int cmd_whatif(int argc, const char **argv);
 int cmd_export(int argc, const char **argv);
+int cmd_counters(int argc, const char **argv);
+/*
+ * The options of `import` and `counters add` that say how counters files are
+ * aligned to the trace clock (cmd-counters.c), into a struct
+ * vms_counters_options @copt; and cli_counters_note(), its note callback.
+ */
+int cli_parse_counters_clock(const char *arg, void *value);
+void cli_counters_note(void *arg, const char *line);
+#define OPT_COUNTERS_ALIGN(copt) \
+	OPT_CALLBACK(0, "counters-clock", &(copt)->clock, "CLOCK", \
+		     "clock of the counters' times: realtime, mono, boot or trace", \
+		     cli_parse_counters_clock, "realtime, mono, boot or trace"), \
+	{ .type = CLI_OPT_NUMBER, .long_name = "counters-offset", .value = &(copt)->offset_s, \
+	  .argh = "SECONDS", .help = "add SECONDS to the counters' times: the trace clock", \
+	  .min = -1e11, .max = 1e11, .unit = "seconds", .seen = &(copt)->has_offset }
 
 /* Name of the running subcommand, for message prefixes. */
 extern const char *cli_command;

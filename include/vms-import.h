@@ -17,6 +17,38 @@
 
 #include <stdint.h>
 
+/*
+ * Counters that came with a trace (`import --counters`, `counters add`):
+ * files read whole, aligned to the trace clock (record/counters-align.c),
+ * then stored with a counter_source row each, all or nothing.
+ */
+struct vms_counters_options {
+	const char *const *files;	/* counter files (FILE@SECONDS for a timeless snapshot) */
+	int nfiles;
+	const char *const *sysctls;	/* "NAME=VALUE" for the sysctl table */
+	int nsysctls;
+	const char *clock;		/* --counters-clock: realtime, mono, boot, trace; NULL unsaid */
+	int has_offset;			/* --counters-offset given */
+	double offset_s;		/* seconds added to the files' times */
+	/* Called with a line per file: how it was read and aligned. May be NULL. */
+	void (*note)(void *arg, const char *line);
+	void *arg;
+};
+
+/* Return: 1 when @name is a clock --counters-clock accepts, else 0. */
+int vms_counters_clock_known(const char *name);
+
+/**
+ * vms_counters_add() - add counters to an existing database, all or nothing
+ * @db: a finished vmscope database (its run complete or incomplete)
+ * @opt: the files and how to align them
+ *
+ * A copy DB.partial-PID gets the counters and its derived tables again (the
+ * run's span may grow), then replaces @db; on failure @db is as it was.
+ * Return: 0, or -1 with vms_error set.
+ */
+int vms_counters_add(const char *db, const struct vms_counters_options *opt);
+
 struct vms_import_options {
 	const char *output;		/* database to write (required) */
 	int force;			/* replace @output if it exists */
@@ -32,6 +64,8 @@ struct vms_import_options {
 	void *arg;			/* for report_bad and count_line */
 	/* Called with each "  N  event" line of the import, most frequent first; may be NULL. */
 	void (*count_line)(void *arg, const char *line);
+	/* Counters and sysctls to store with the trace, or NULL: a failure to read or align them fails the import. */
+	const struct vms_counters_options *counters;
 };
 
 struct vms_import_result {
@@ -62,6 +96,12 @@ void vms_import_result_release(struct vms_import_result *res);
  * Return: the name (caller frees), or NULL (vms_error set).
  */
 char *vms_import_default_output(const char *file);
+/*
+ * vms_remove_stale_partials() - remove the DB.partial-PID files of @db that
+ * an import or `counters add` killed with SIGKILL left behind (PID no
+ * longer running), each with a warning. Return: how many were removed.
+ */
+int vms_remove_stale_partials(const char *db);
 /* Remove a database that holds nothing usable: @path and its -journal, -wal and -shm files. */
 void vms_remove_db_files(const char *path);
 

@@ -255,9 +255,9 @@ int plot_need_counters(struct plot_run *r, const char *kind, const char *what)
 {
 	if (r->ctx.has_counters)
 		return 0;
-	return vms_error("'%s' needs /proc/vmstat counter samples (%s) and '%s' has none: an"
-			 " imported trace has no counters; record the run with 'vmscope record'",
-			 kind, what, r->path);
+	return vms_error("'%s' needs /proc/vmstat counter samples (%s) and '%s' has none: add"
+			 " the counter logs kept beside the trace with 'vmscope counters add', or"
+			 " record the run with 'vmscope record'", kind, what, r->path);
 }
 
 int plot_no_samples(struct plot_run *r, const char *kind, const char *what)

@@ -17,7 +17,9 @@ static const struct cli_help import_help = {
 	.synopsis = { "vmscope import [options] FILE" },
 	.about = "Import a trace into a vmscope database (SQLite).\n"
 		 "FILE is a trace-cmd .dat file, a tracefs trace/trace_pipe text, or\n"
-		 "`trace-cmd report` output; gzip, zstd and xz compression are undone.\n",
+		 "`trace-cmd report` output; gzip, zstd and xz compression are undone.\n"
+		 "Counters kept beside the trace (mmtests monitor logs, /proc snapshots, a\n"
+		 "wide CSV, sysctl -a) come with --counters and are aligned to the trace clock.\n",
 	.more = "Exit status: 0 imported completely; 1 nothing imported, or the source was\n"
 		"damaged (truncated, unreadable lines): what could be read is kept and the\n"
 		"run is marked incomplete; 2 usage error. See docs/import.md.\n",
@@ -59,7 +61,9 @@ int cmd_import(int argc, const char **argv)
 	struct import_cli opt = { .max_reported_errors = 10 };
 	const char *file = NULL, *output = NULL, *kernel = NULL;
 	struct vms_import_options iopt = { 0 };
-	struct vms_import_result res;
+	struct vms_counters_options copt = { 0 };
+	struct cli_list counters = { 0 }, sysctls = { 0 };
+	struct vms_import_result res = { 0 };
 	char *out_alloc = NULL, *cmdline = NULL;
 	int force = 0, quiet = 0, rc;
 	double t0 = vms_now();
@@ -71,20 +75,38 @@ int cmd_import(int argc, const char **argv)
 		OPT_INT(0, "show-errors", &opt.max_reported_errors, "N",
 			"bad lines to print on stderr (default 10; all are stored)", 0, 1000000),
 		OPT_BOOL('q', "quiet", &quiet, "no summary on stderr"),
+		OPT_STRING_LIST(0, "counters", &counters, "FILE",
+				"counters kept with the trace (repeatable; see docs/counters.md)"),
+		OPT_STRING_LIST(0, "sysctl", &sysctls, "NAME=VALUE", "a sysctl of the traced machine (repeatable)"),
+		OPT_COUNTERS_ALIGN(&copt),
 		OPT_ARG("FILE", "input file", &file),
 		OPT_END(),
 	};
 
 	if (cli_parse_options(argc, argv, opts, &import_help, &rc))
-		return rc;
+		goto out_lists;
 	rc = 1;
+	copt.files = counters.items;
+	copt.nfiles = counters.n;
+	copt.sysctls = sysctls.items;
+	copt.nsysctls = sysctls.n;
+	copt.note = quiet ? NULL : cli_counters_note;
+	if (copt.nfiles || copt.nsysctls)
+		iopt.counters = &copt;
+	else if (copt.clock || copt.has_offset) {
+		rc = cli_usage_error(opts, &import_help,
+				     "--counters-clock and --counters-offset need --counters FILE");
+		goto out_lists;
+	}
 	opt.display_path = file;
-	if (!output && !(output = out_alloc = vms_import_default_output(file)))
-		return error_last();
+	if (!output && !(output = out_alloc = vms_import_default_output(file))) {
+		rc = error_last();
+		goto out_lists;
+	}
 	cmdline = vms_join_args("vmscope", argc, argv);
 	if (!cmdline) {
-		free(out_alloc);
-		return error_last();
+		rc = error_last();
+		goto out;
 	}
 	iopt.output = output;
 	iopt.force = force;
@@ -111,6 +133,10 @@ int cmd_import(int argc, const char **argv)
 		if (res.errors)
 			note("unreadable lines or records: %llu (table import_error)",
 			     (unsigned long long)res.errors);
+		if (!iopt.counters)
+			note("no counters: plot ratio, refaults and lru, report vmstat and audit, and"
+			     " replay's list sizes need them; give the logs kept beside the trace"
+			     " with --counters, or later to `vmscope counters add`");
 	}
 	if (res.detail)
 		error("%s; the run in '%s' is marked incomplete", res.detail, output);
@@ -120,5 +146,8 @@ out:
 	vms_buf_release(&opt.counts);
 	free(cmdline);
 	free(out_alloc);
+out_lists:
+	cli_list_release(&counters);
+	cli_list_release(&sysctls);
 	return rc;
 }

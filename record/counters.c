@@ -6,6 +6,7 @@
  * memcg's memory.stat. Each read of a file becomes one counter_sample row,
  * stamped with CLOCK_MONOTONIC before and after the read: the same clock as
  * the `mono` trace clock, so samples and events line up to the microsecond.
+ * The text of each file is parsed by counters-proc.c, as counter logs are.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -19,6 +20,7 @@
 
 #include "vms.h"
 #include "counters.h"
+#include "counters-set.h"
 
 struct counters {
 	struct vms_db *db;
@@ -179,133 +181,51 @@ static int add_value(struct counters *c, long long sample, const char *name, siz
 	return 0;
 }
 
-/*
- * "name value" lines (vmstat, memory.stat) and "Name:  value kB" lines
- * (meminfo): the name is the first word without a trailing ':'.
- */
+/* The parsers of counters-proc.c store through these: one read, one time. */
+struct read_time {
+	struct counters *c;
+	uint64_t t0, t1;
+};
+
+static long long store_begin(void *arg, const char *source, const char *scope)
+{
+	struct read_time *r = arg;
+
+	return begin_sample(r->c, r->t0, r->t1, source, scope);
+}
+
+static int store_value(void *arg, long long sample, const char *name, size_t len, long long v)
+{
+	struct read_time *r = arg;
+
+	return add_value(r->c, sample, name, len, v);
+}
+
+/* "name value" lines (vmstat, memory.stat) and "Name:  value kB" lines (meminfo). */
 static int store_name_value_file(struct counters *c, const char *path, const char *source,
 				 const char *scope)
 {
-	uint64_t t0 = counters_now_ns(), t1;
+	struct read_time r = { .c = c, .t0 = counters_now_ns() };
+	const struct proc_parse_cb cb = { store_begin, store_value, &r };
 	long len = slurp(c, path);
-	long long sample;
-	char *line, *next;
 
-	t1 = counters_now_ns();
+	r.t1 = counters_now_ns();
 	if (len < 0)
 		return vms_error("cannot read '%s': %s", path, strerror(errno));
-	sample = begin_sample(c, t0, t1, source, scope);
-	if (sample < 0)
-		return -1;
-	for (line = c->buf; line && *line; line = next) {
-		char *end, *name = line;
-		size_t nlen;
-		long long v;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		while (*line && !isspace((unsigned char)*line))
-			line++;
-		nlen = line - name;
-		if (nlen && name[nlen - 1] == ':')
-			nlen--;
-		v = strtoll(line, &end, 10);
-		if (!nlen || end == line)
-			continue;
-		if (add_value(c, sample, name, nlen, v))
-			return -1;
-	}
-	return 0;
+	return proc_parse_name_value(c->buf, source, scope, &cb);
 }
 
-/*
- * /proc/zoneinfo: "Node N, zone NAME" opens a zone; "per-node stats" lines
- * belong to the node; watermarks (free is "pages free"), per-zone stats,
- * node_unreclaimable and start_pfn to the zone; the per-CPU pagesets are
- * skipped; "protection: (a, b, ...)" becomes protection_0, protection_1, ...
- */
+/* /proc/zoneinfo: a sample per zone and per node (see proc_parse_zoneinfo()). */
 static int store_zoneinfo(struct counters *c)
 {
-	enum { ZONE, NODE, SKIP } mode = ZONE;
-	uint64_t t0 = counters_now_ns(), t1;
+	struct read_time r = { .c = c, .t0 = counters_now_ns() };
+	const struct proc_parse_cb cb = { store_begin, store_value, &r };
 	long len = slurp(c, "/proc/zoneinfo");
-	long long zone_sample = -1, node_sample = -1;
-	char zone_scope[96] = "", node_scope[96] = "";
-	char *line, *next;
 
-	t1 = counters_now_ns();
+	r.t1 = counters_now_ns();
 	if (len < 0)
 		return vms_error("cannot read '/proc/zoneinfo': %s", strerror(errno));
-	for (line = c->buf; line && *line; line = next) {
-		char *p = line, *name, *end;
-		long long v, target;
-		int node;
-		char zname[64];
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		while (*p == ' ')
-			p++;
-		if (sscanf(line, "Node %d, zone %63s", &node, zname) == 2) {
-			snprintf(zone_scope, sizeof(zone_scope), "node%d/%s", node, zname);
-			zone_sample = begin_sample(c, t0, t1, "zoneinfo", zone_scope);
-			if (zone_sample < 0)
-				return -1;
-			mode = ZONE;
-			continue;
-		}
-		if (!strcmp(p, "per-node stats")) {
-			snprintf(node_scope, sizeof(node_scope), "node%s", zone_scope + 4);
-			*strchr(node_scope, '/') = '\0';
-			node_sample = begin_sample(c, t0, t1, "zoneinfo", node_scope);
-			if (node_sample < 0)
-				return -1;
-			mode = NODE;
-			continue;
-		}
-		if (!strcmp(p, "pagesets")) {
-			mode = SKIP;
-			continue;
-		}
-		if (!strncmp(p, "pages free", 10)) {
-			mode = ZONE;
-			p += 6;	/* "free N" */
-		}
-		if (!strncmp(p, "node_unreclaimable:", 19) || !strncmp(p, "start_pfn:", 10))
-			mode = ZONE;
-		if (mode == SKIP || zone_sample < 0)
-			continue;
-		target = mode == NODE ? node_sample : zone_sample;
-		if (!strncmp(p, "protection:", 11)) {
-			char *q = strchr(p, '(');
-			int i = 0;
-			char pname[32];
-
-			while (q && *q && *q != ')') {
-				v = strtoll(q + 1, &end, 10);
-				if (end == q + 1)
-					break;
-				snprintf(pname, sizeof(pname), "protection_%d", i++);
-				if (add_value(c, target, pname, strlen(pname), v))
-					return -1;
-				q = end;
-			}
-			continue;
-		}
-		name = p;
-		while (*p && *p != ' ' && *p != ':')
-			p++;
-		if (p == name)
-			continue;
-		v = strtoll(*p == ':' ? p + 1 : p, &end, 10);
-		if (end == p || end == p + 1)
-			continue;
-		if (add_value(c, target, name, p - name, v))
-			return -1;
-	}
-	return 0;
+	return proc_parse_zoneinfo(c->buf, &cb);
 }
 
 int counters_sample(struct counters *c)

@@ -5,9 +5,13 @@
  * and the compression, runs the matching importer (import-dat.c,
  * import-text.c), and leaves either a complete database, one marked
  * incomplete (damaged source: all that was readable is kept), or none at all
- * (nothing usable). `vmscope import` (cmd-import.c) is its command line.
+ * (nothing usable). The counters files given with the trace are stored
+ * (counters-store.c) before the run is finished, in the same transaction.
+ * `vmscope import` (cmd-import.c) is its command line.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +51,48 @@ void vms_remove_db_files(const char *path)
 	for (size_t i = 0; i < sizeof(suffixes) / sizeof(*suffixes); i++)
 		if (snprintf(name, sizeof(name), "%s%s", path, suffixes[i]) < (int)sizeof(name))
 			unlink(name);
+}
+
+int vms_remove_stale_partials(const char *db)
+{
+	const char *slash = strrchr(db, '/');
+	char dir[4096], prefix[1024], path[8192];
+	size_t plen;
+	struct dirent *de;
+	DIR *d;
+	int removed = 0;
+
+	if (slash)
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - db) ? (int)(slash - db) : 1, db);
+	else
+		snprintf(dir, sizeof(dir), ".");
+	snprintf(prefix, sizeof(prefix), "%s.partial-", slash ? slash + 1 : db);
+	plen = strlen(prefix);
+	d = opendir(dir);
+	while (d && (de = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(de->d_name, prefix, plen))
+			continue;
+		errno = 0;
+		pid = strtol(de->d_name + plen, &end, 10);
+		/* DB.partial-PID itself; its -journal, -wal and -shm go with it */
+		if (*end || end == de->d_name + plen || pid <= 0 || pid == (long)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (slash)
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		else
+			snprintf(path, sizeof(path), "%s", de->d_name);
+		vms_remove_db_files(path);
+		vms_warning("removed '%s', left by an import that was killed (pid %ld is gone)", path,
+			    pid);
+		removed++;
+	}
+	if (d)
+		closedir(d);
+	return removed;
 }
 
 /* libtracecmd needs a seekable, uncompressed file: decompress into a temporary one. */
@@ -128,7 +174,7 @@ static int import_into(const char *file, struct vms_input *in, int is_dat, struc
 		bytes = (long long)vms_input_decoded_bytes(in);
 	}
 	if (rc < 0 || vms_sink_finish(sink) || vms_db_set_run_int(db, "source_bytes", bytes) ||
-	    vms_db_finish(db, res->detail))
+	    (opt->counters && counters_store(db, opt->counters)) || vms_db_finish(db, res->detail))
 		return -1;
 	res->events = vms_sink_events(sink);
 	res->errors = vms_sink_errors(sink);
@@ -162,6 +208,7 @@ int vms_import(const char *file, const struct vms_import_options *opt,
 	 */
 	if (vms_db_may_replace(opt->output, opt->force, file))
 		goto out;
+	vms_remove_stale_partials(opt->output);
 	if (asprintf(&partial, "%s.partial-%d", opt->output, (int)getpid()) < 0) {
 		partial = NULL;
 		vms_error("out of memory");

@@ -30,6 +30,15 @@ int import_text(struct vms_input *in, struct vms_db *db, struct vms_sink *sink,
 int import_dat(const char *file, struct vms_db *db, struct vms_sink *sink,
 	       const struct import_options *opt, char **detail);
 
+/*
+ * counters_store() - read, align and store the counters files of @opt in
+ * @db, whose events are all stored (vms_sink_finish() done), inside the
+ * caller's transaction (record/counters-store.c).
+ * Return: 0, or -1 with vms_error set; then nothing of them was written.
+ */
+struct vms_counters_options;
+int counters_store(struct vms_db *db, const struct vms_counters_options *opt);
+
 /* Shared by both: pass a bad line or record (the @n_bad-th) to the caller's report_bad. */
 static inline void import_report_bad(const struct import_options *opt, unsigned long long n_bad,
 				     long long line, const char *reason)
