@@ -36,6 +36,8 @@ static int counter_table(struct vms_window *ctx, struct out *o, const struct vms
 		table_text(t, x->formula);
 		if (!x->available && x->missing)
 			table_note(t, "%s: '%s' is not in this kernel's /proc/vmstat", x->label, x->missing);
+		if (x->undefined)
+			table_note(t, "%s is '-': %s", x->label, x->undefined);
 	}
 	table_note(t, "every counter in a formula is its delta between the vmstat samples bracketing "
 		   "%.3f s .. %.3f s of the run (T = %.3f s)", vms_window_rel_s(ctx, ctx->from),
@@ -69,6 +71,8 @@ static int trace_table(struct vms_window *ctx, struct out *o, const struct vmsta
 		else
 			table_real(t, m->m[i].value);
 		table_text(t, m->m[i].formula);
+		if (m->m[i].undefined)
+			table_note(t, "%s is '-': %s", m->m[i].label, m->m[i].undefined);
 	}
 	table_note(t, "sums of mm_vmscan_lru_shrink_inactive nr_scanned/nr_reclaimed; 'other tasks' "
 		   "holds direct and memcg reclaim");

@@ -7,12 +7,16 @@
  * Formulas (every counter is its delta: the last vmstat sample at or before
  * the end of the window minus the last at or before its start, the first
  * sample when none is before; T = seconds between those two samples):
- *   efficiency % = 100 * pgsteal / pgscan (100 when nothing was scanned)
+ *   efficiency % = 100 * pgsteal / pgscan (undefined when nothing was scanned)
  *   velocity     = pgscan / T
  *   % direct     = 100 * pgscan_direct / (pgscan_direct + pgscan_kswapd)
  *   other reclaim (memcg limit) = pgscan_anon + pgscan_file - pgscan_kswapd
  *                  - pgscan_direct - pgscan_khugepaged - pgscan_proactive
- *   page writes file = nr_vmscan_write - pswpout
+ *   page writes file = nr_vmscan_write - pswpout (undefined when negative)
+ *
+ * A value with no meaning (a ratio of nothing, a difference of two counters
+ * that came out negative) is unavailable with @undefined saying why, never a
+ * made-up 100 or 0.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +24,8 @@
 #include "vms.h"
 #include "vmstat-metrics.h"
 #include "vms-strmap.h"
+
+#define NOTHING_SCANNED "nothing was scanned (an efficiency of nothing)"
 
 struct deltas {
 	struct strmap map;	/* counter name -> long long * delta */
@@ -112,13 +118,15 @@ static int need(const struct deltas *d, const char *name, long long *v, const ch
 	return 0;
 }
 
-static void add(struct vmstat_metrics *out, const char *label, const char *formula,
-		enum vmstat_metric_kind kind, int available, double value, const char *missing)
+/* Return: the metric added, NULL when the list is full. */
+static struct vmstat_metric *add(struct vmstat_metrics *out, const char *label, const char *formula,
+				 enum vmstat_metric_kind kind, int available, double value,
+				 const char *missing)
 {
 	struct vmstat_metric *m;
 
 	if (out->n >= VMSTAT_METRICS_MAX)
-		return;
+		return NULL;
 	m = &out->m[out->n++];
 	m->label = label;
 	m->formula = formula;
@@ -126,6 +134,19 @@ static void add(struct vmstat_metrics *out, const char *label, const char *formu
 	m->available = available;
 	m->value = available ? value : 0;
 	m->missing = available ? NULL : missing;
+	m->undefined = NULL;
+	return m;
+}
+
+/* add() of a value that all its counters give but that means nothing: '-' and @why. */
+static void add_undefined(struct vmstat_metrics *out, const char *label, const char *formula,
+			  enum vmstat_metric_kind kind, int have, int defined, double value,
+			  const char *missing, const char *why)
+{
+	struct vmstat_metric *m = add(out, label, formula, kind, have && defined, value, missing);
+
+	if (m && have && !defined)
+		m->undefined = why;
 }
 
 /* One counter's delta; @alt is its name on older kernels (workingset_refault before 5.9). */
@@ -162,20 +183,21 @@ int vmstat_counter_metrics(struct vms_window *ctx, struct vmstat_metrics *out)
 
 	miss = NULL;
 	have = need(&d, "pgscan_kswapd", &sk, &miss) & need(&d, "pgsteal_kswapd", &rk, &miss);
-	add(out, "Kswapd efficiency %", "100*pgsteal_kswapd/pgscan_kswapd", VMSTAT_PERCENT, have,
-	    sk ? 100.0 * rk / sk : 100.0, miss);
+	add_undefined(out, "Kswapd efficiency %", "100*pgsteal_kswapd/pgscan_kswapd", VMSTAT_PERCENT,
+		      have, sk > 0, sk ? 100.0 * rk / sk : 0, miss, NOTHING_SCANNED);
 	add(out, "Kswapd velocity (pages/s)", "pgscan_kswapd/T", VMSTAT_RATE, hk && d.span > 0,
 	    d.span > 0 ? sk / d.span : 0, hk ? NULL : "pgscan_kswapd");
 	miss = NULL;
 	have = need(&d, "pgscan_direct", &sd, &miss) & need(&d, "pgsteal_direct", &rd, &miss);
-	add(out, "Direct efficiency %", "100*pgsteal_direct/pgscan_direct", VMSTAT_PERCENT, have,
-	    sd ? 100.0 * rd / sd : 100.0, miss);
+	add_undefined(out, "Direct efficiency %", "100*pgsteal_direct/pgscan_direct", VMSTAT_PERCENT,
+		      have, sd > 0, sd ? 100.0 * rd / sd : 0, miss, NOTHING_SCANNED);
 	add(out, "Direct velocity (pages/s)", "pgscan_direct/T", VMSTAT_RATE, hd && d.span > 0,
 	    d.span > 0 ? sd / d.span : 0, hd ? NULL : "pgscan_direct");
 	miss = NULL;
 	have = need(&d, "pgscan_direct", &sd, &miss) & need(&d, "pgscan_kswapd", &sk, &miss);
-	add(out, "Percentage direct scans", "100*pgscan_direct/(pgscan_direct+pgscan_kswapd)",
-	    VMSTAT_PERCENT, have, sk + sd ? 100.0 * sd / (sk + sd) : 0, miss);
+	add_undefined(out, "Percentage direct scans", "100*pgscan_direct/(pgscan_direct+pgscan_kswapd)",
+		      VMSTAT_PERCENT, have, sk + sd > 0, sk + sd ? 100.0 * sd / (sk + sd) : 0, miss,
+		      "neither kswapd nor direct reclaim scanned a page (a share of nothing)");
 
 	add_delta(out, &d, "Pages scanned anon (all reclaimers)", "pgscan_anon", NULL);
 	add_delta(out, &d, "Pages scanned file (all reclaimers)", "pgscan_file", NULL);
@@ -194,8 +216,10 @@ int vmstat_counter_metrics(struct vms_window *ctx, struct vmstat_metrics *out)
 	add_delta(out, &d, "Page writes by reclaim", "nr_vmscan_write", NULL);
 	miss = NULL;
 	have = need(&d, "nr_vmscan_write", &a, &miss) & need(&d, "pswpout", &b, &miss);
-	add(out, "Page writes file", "nr_vmscan_write-pswpout", VMSTAT_COUNT, have, (double)(a - b),
-	    miss);
+	add_undefined(out, "Page writes file", "nr_vmscan_write-pswpout", VMSTAT_COUNT, have, a >= b,
+		      (double)(a - b), miss,
+		      "negative: nr_vmscan_write is a node counter whose per-CPU parts /proc/vmstat "
+		      "had not all folded in when sampled, pswpout an exact event count");
 	add(out, "Page writes anon", "pswpout", VMSTAT_COUNT, have, (double)b, miss);
 	add_delta(out, &d, "Page reclaim immediate", "nr_vmscan_immediate_reclaim", NULL);
 	add_delta(out, &d, "Slabs scanned", "slabs_scanned", NULL);
@@ -294,8 +318,9 @@ int vmstat_trace_metrics(struct vms_window *ctx, struct vmstat_metrics *out)
 	for (i = 0; i < 2; i++) {
 		add(out, labels[i][0], "sum of nr_scanned", VMSTAT_COUNT, 1, (double)v[i][0], NULL);
 		add(out, labels[i][1], "sum of nr_reclaimed", VMSTAT_COUNT, 1, (double)v[i][1], NULL);
-		add(out, labels[i][2], "100*nr_reclaimed/nr_scanned", VMSTAT_PERCENT, 1,
-		    v[i][0] ? 100.0 * v[i][1] / v[i][0] : 100.0, NULL);
+		add_undefined(out, labels[i][2], "100*nr_reclaimed/nr_scanned", VMSTAT_PERCENT, 1,
+			      v[i][0] > 0, v[i][0] ? 100.0 * v[i][1] / v[i][0] : 0, NULL,
+			      NOTHING_SCANNED);
 		add(out, labels[i][3], "sum of nr_scanned with RECLAIM_WB_ANON", VMSTAT_COUNT, 1,
 		    (double)v[i][2], NULL);
 		add(out, labels[i][4], "sum of nr_scanned with RECLAIM_WB_FILE", VMSTAT_COUNT, 1,

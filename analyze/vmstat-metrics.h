@@ -31,6 +31,7 @@ struct vmstat_metric {
 	const char *label;	/* "Direct pages scanned" (the labels of report's vmstat table) */
 	const char *formula;	/* "pgscan_direct", "100*pgsteal_kswapd/pgscan_kswapd" */
 	const char *missing;	/* !available: the counter this kernel lacks (NULL: another reason) */
+	const char *undefined;	/* !available with every counter there: why ("nothing scanned") */
 	enum vmstat_metric_kind kind;
 	int available;
 	double value;
