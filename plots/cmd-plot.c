@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd-plot.c - `vmscope plot`: a gnuplot figure (PNG, SVG or 80-column text)
+ * cmd-plot.c - `vmscope plot`: a gnuplot figure (PNG, SVG or 60-200 column text)
  * of one run, or of two runs overlaid. Parses the options, opens the
  * database(s), has the kind (plots/kind-KIND.c) write the figure's .dat
  * files into a private working directory next to a copy of the script
@@ -37,7 +37,7 @@ static const struct cli_help plot_help = {
 		 "  ratio      slab and file LRU sizes, slab/page-cache ratio (counters)\n"
 		 "  refaults   anon/file refault and activation rates (counters)\n"
 		 "  kswapd     kswapd awake per node, failures, node_unreclaimable, reclaim calls\n"
-		 "  scan       pages scanned/reclaimed per second, kswapd/direct, file/anon\n"
+		 "  scan       pages scanned/reclaimed per second by reclaimer, file/anon\n"
 		 "  stalls     latency distribution of reclaim calls and throttling\n"
 		 "  lru        LRU list sizes; free pages against the watermarks (counters)\n"
 		 "  shrinkers  objects scanned/freed per second by the top shrinkers\n"
@@ -393,14 +393,18 @@ int cmd_plot(int argc, const char **argv)
 	const struct plot_kind *kind;
 	struct vms_buf vars = { 0 }, out = { 0 };
 	struct cli_window win = { 0 };
-	int width, height, list = 0, rc = 1, status;
+	int width, height, list = 0, rc = 1, status, force = 0, text_width = 0;
 	char tmpl[PATH_MAX];
+	struct stat st;
 	const struct cli_option opts[] = {
 		OPT_STRING('o', "output", &output, "FILE",
-			   "output; .png, .svg or .txt (80x25 text) (default KIND.png)"),
+			   "output; .png, .svg or .txt (text, 80x25) (default KIND.png)"),
 		OPT_CALLBACK(0, "size", &size, "WxH",
 			     "image size in pixels for .png and .svg (default 900x600)", parse_size,
 			     "WIDTHxHEIGHT in pixels (100 to 10000 each)"),
+		OPT_INT(0, "width", &text_width, "COLS",
+			"width of a .txt plot in characters, 60 to 200 (default 80)", 60, 200),
+		OPT_BOOL('f', "force", &force, "replace FILE if it exists"),
 		OPT_STRING(0, "compare", &compare, "B.db", "overlay a second run; the legend names both"),
 		OPT_WINDOW(&win, "the run"),
 		OPT_STRING(0, "keep", &keep, "DIR", "leave the gnuplot script and its .dat files in DIR"),
@@ -436,9 +440,15 @@ int cmd_plot(int argc, const char **argv)
 		if (size.given)
 			return cli_usage_error(opts, &plot_help, "--size is for .png and .svg: text"
 					       " plots are %dx%d characters", TEXT_WIDTH, TEXT_HEIGHT);
-		width = TEXT_WIDTH;
+		width = text_width ? text_width : TEXT_WIDTH;
 		height = TEXT_HEIGHT;
+	} else if (text_width) {
+		return cli_usage_error(opts, &plot_help, "--width is for .txt plots: give .png and"
+				       " .svg a size in pixels with --size");
 	}
+	/* as record and import: an existing file is replaced only when asked */
+	if (!force && !lstat(output, &st))
+		return error("'%s' already exists (use --force to replace it)", output);
 
 	gnuplot = find_in_path("gnuplot");
 	if (!gnuplot)
