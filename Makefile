@@ -77,6 +77,15 @@ LIB_OBJS += analyze/report-throttle.o
 LIB_OBJS += analyze/report-util.o
 LIB_OBJS += analyze/report-vmstat.o
 LIB_OBJS += analyze/vmstat-metrics.o
+LIB_OBJS += analyze/compare-tdist.o
+LIB_OBJS += analyze/compare-stats.o
+LIB_OBJS += analyze/compare-episodes.o
+LIB_OBJS += analyze/compare-run.o
+LIB_OBJS += analyze/compare-rows.o
+LIB_OBJS += analyze/compare-brief.o
+LIB_OBJS += analyze/compare-out.o
+LIB_OBJS += analyze/compare-pair.o
+LIB_OBJS += analyze/compare-labels.o
 LIB_OBJS += lib/db.o
 LIB_OBJS += lib/db-replace.o
 LIB_OBJS += lib/derive.o
@@ -157,6 +166,7 @@ UNIT_TESTS += tests/unit/u-import-lib
 UNIT_TESTS += tests/unit/u-evaluate
 UNIT_TESTS += tests/unit/u-window
 UNIT_TESTS += tests/unit/u-hostile-names
+UNIT_TESTS += tests/unit/u-compare-stats
 
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 

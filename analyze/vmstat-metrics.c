@@ -18,6 +18,7 @@
  * that came out negative) is unavailable with @undefined saying why, never a
  * made-up 100 or 0.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,15 +34,17 @@ struct deltas {
 	int samples;		/* counters found in both samples */
 };
 
-static int load_deltas(struct vms_window *ctx, struct deltas *d)
+/* The deltas of every counter of @source and @scope over the window. */
+static int load_deltas(struct vms_window *ctx, const char *source, const char *scope,
+		       struct deltas *d)
 {
 	sqlite3_stmt *st = vms_window_prepare(ctx,
 		"WITH ids AS (SELECT"
-		" COALESCE((SELECT id FROM counter_sample WHERE source = 'vmstat' AND scope = ''"
+		" COALESCE((SELECT id FROM counter_sample WHERE source = ?3 AND scope = ?4"
 		"           AND ts <= ?1 ORDER BY ts DESC LIMIT 1),"
-		"          (SELECT id FROM counter_sample WHERE source = 'vmstat' AND scope = ''"
+		"          (SELECT id FROM counter_sample WHERE source = ?3 AND scope = ?4"
 		"           ORDER BY ts LIMIT 1)) AS a,"
-		" (SELECT id FROM counter_sample WHERE source = 'vmstat' AND scope = '' AND ts <= ?2"
+		" (SELECT id FROM counter_sample WHERE source = ?3 AND scope = ?4 AND ts <= ?2"
 		"  ORDER BY ts DESC LIMIT 1) AS z)"
 		" SELECT va.name, vz.value - va.value,"
 		"  (SELECT ts FROM counter_sample WHERE id = ids.z) -"
@@ -55,6 +58,8 @@ static int load_deltas(struct vms_window *ctx, struct deltas *d)
 	d->samples = 0;
 	if (!st)
 		return -1;
+	sqlite3_bind_text(st, 3, source, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, scope, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
 		struct strmap_entry *e = name ? strmap_get(&d->map, name, strlen(name)) : NULL;
@@ -167,7 +172,7 @@ int vmstat_counter_metrics(struct vms_window *ctx, struct vmstat_metrics *out)
 	int hk, hd, have;
 
 	memset(out, 0, sizeof(*out));
-	if (load_deltas(ctx, &d)) {
+	if (load_deltas(ctx, "vmstat", "", &d)) {
 		strmap_release(&d.map, free);
 		return -1;
 	}
@@ -247,6 +252,60 @@ int vmstat_counter_metrics(struct vms_window *ctx, struct vmstat_metrics *out)
 	if (!out->has_samples)
 		for (int i = 0; i < out->n; i++)
 			out->m[i].missing = NULL;
+	strmap_release(&d.map, free);
+	return 0;
+}
+
+/* A memory.stat counter: its name on cgroup v2 / v1 (local), then the v1 hierarchical one. */
+static int get_memcg(const struct deltas *d, const char *name, long long *v)
+{
+	char total[64];
+
+	if (get(d, name, v))
+		return 1;
+	snprintf(total, sizeof(total), "total_%s", name);
+	return get(d, total, v);
+}
+
+int vmstat_memcg_metrics(struct vms_window *ctx, const char *scope, struct vmstat_metrics *out)
+{
+	static const struct {
+		const char *label, *name, *alt;	/* alt: the name before 5.9 */
+	} rows[] = {
+		{ "Refaults file", "workingset_refault_file", "workingset_refault" },
+		{ "Refaults anon", "workingset_refault_anon", NULL },
+		{ "Refault activations file", "workingset_activate_file", "workingset_activate" },
+		{ "Refault activations anon", "workingset_activate_anon", NULL },
+		{ "Refault restores file", "workingset_restore_file", "workingset_restore" },
+		{ "Major faults", "pgmajfault", NULL },
+		{ "Pages scanned", "pgscan", NULL },
+		{ "Pages reclaimed", "pgsteal", NULL },
+		{ "Kswapd pages scanned", "pgscan_kswapd", NULL },
+		{ "Direct pages scanned", "pgscan_direct", NULL },
+		{ "Proactive pages scanned", "pgscan_proactive", NULL },
+		{ "Pages scanned anon", "pgscan_anon", NULL },
+		{ "Pages scanned file", "pgscan_file", NULL },
+		{ "Swap outs", "pswpout", NULL },
+		{ "Swap ins", "pswpin", NULL },
+		{ "Pages paged out (v1 pgpgout)", "pgpgout", NULL },
+	};
+	struct deltas d;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (load_deltas(ctx, "memcg", scope, &d)) {
+		strmap_release(&d.map, free);
+		return -1;
+	}
+	out->has_samples = d.samples > 0;
+	out->span = d.span;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		long long v = 0;
+		int have = get_memcg(&d, rows[i].name, &v) ||
+			   (rows[i].alt && get_memcg(&d, rows[i].alt, &v));
+
+		add(out, rows[i].label, rows[i].name, VMSTAT_COUNT, have, (double)v, rows[i].name);
+	}
 	strmap_release(&d.map, free);
 	return 0;
 }
