@@ -96,6 +96,7 @@ LIB_OBJS += lib/reclaim-marks.o
 LIB_OBJS += lib/derive-pairs.o
 LIB_OBJS += lib/derive-slab.o
 LIB_OBJS += plots/dat.o
+LIB_OBJS += plots/dat-merge.o
 LIB_OBJS += plots/kinds.o
 LIB_OBJS += plots/kind-kswapd.o
 LIB_OBJS += plots/kind-lru.o

@@ -208,4 +208,5 @@ const struct plot_kind plot_kind_scan = {
 	.name = "scan",
 	.summary = "pages scanned and reclaimed per second: kswapd/direct/memcg/node, file/anon (trace)",
 	.write = write_scan,
+	.groups = 1,
 };

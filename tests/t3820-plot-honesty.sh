@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# t3820-plot-honesty.sh - the plot defects of issue 17: the scan figure names
+# t3820-plot-honesty.sh - the plot side of issue 17: the scan figure names
 # each reclaimer as the kernel does (memcg limit reclaim is memcg, not
 # direct); plot refuses to overwrite an existing output without -f; a text
-# plot can be 72 columns wide (down to 60).
+# plot can be 72 columns wide (down to 60); `plot A1.db ... scan --compare
+# B1.db ...` draws each side's mean with its spread.
 
 . "$(dirname "$0")/test-lib.sh"
 
@@ -93,6 +94,33 @@ test_expect_success 'plot --width: 60 to 200, for .txt only' '
 		vmscope plot k.db scan $args > /dev/null 2> err || rc=$? &&
 		assert_eq "$rc" 2 "$args" || return 1
 	done
+'
+
+# The kswapd event of k.txt scanned 10 pages at 1.001 s; copies scanning 30 and
+# 50 make a side of three runs whose first 10 ms bin has 1000, 3000 and 5000
+# kswapd file pages/s: mean 3000, lo 1000, hi 5000.
+test_expect_success GNUPLOT 'scan of groups: each side is the mean of its runs, with min and max' '
+	sed "s/nr_scanned=10 nr_reclaimed=5/nr_scanned=30 nr_reclaimed=5/" k.txt > k3.txt &&
+	sed "s/nr_scanned=10 nr_reclaimed=5/nr_scanned=50 nr_reclaimed=5/" k.txt > k5.txt &&
+	vmscope import -q k3.txt -o k3.db && vmscope import -q k5.txt -o k5.db &&
+	vmscope plot k.db k3.db k5.db scan --compare k.db k5.db -o g.png --keep keepg 2> g.err &&
+	grep -q "data_a=.scan-sideA.dat.; data_b=.scan-sideB.dat.;.* spread=1;" g.err &&
+	test -s keepg/scan-e.dat &&
+	# side A row 1: time, kswapd_file mean (column 2), lo (2 + 24), hi (2 + 48)
+	assert_eq "$(awk "\$1 == \"0.005\" { print \$2, \$26, \$50 }" keepg/scan-sideA.dat)" "3000 1000 5000" "side A" &&
+	assert_eq "$(awk "\$1 == \"0.005\" { print \$2, \$26, \$50 }" keepg/scan-sideB.dat)" "3000 1000 5000" "side B" &&
+	grep -q "^A:mean_of_3_runs " keepg/scan-sideA.dat &&
+	grep -q "^B:mean_of_2_runs " keepg/scan-sideB.dat &&
+	grep -q "^# columns: time_s .* lo_kswapd_file_scanned/s .* hi_other_anon_reclaimed/s$" keepg/scan-sideA.dat
+'
+
+test_expect_success GNUPLOT 'groups: a kind that does not take them says so; one run a side is the overlay' '
+	rc=0 &&
+	vmscope plot k.db k3.db kswapd --compare k5.db -o gk.png 2> gk.err || rc=$? &&
+	assert_eq "$rc" 2 "exit status" &&
+	grep -q "the kswapd figure does not take groups" gk.err &&
+	vmscope plot k.db scan --compare k5.db -o one.png --keep keep1 2> one.err &&
+	grep -q "data_a=.scan-a.dat.; data_b=.scan-b.dat.;.* spread=0;" one.err
 '
 
 test_done
