@@ -179,27 +179,6 @@ static int add_results(struct cmp_run *r)
 						  sqlite3_errmsg(r->ctx.sql));
 }
 
-/* The scope of the memcg's memory.stat samples (the one with most samples), or none. */
-static int find_memcg(struct cmp_run *r)
-{
-	sqlite3_stmt *st = vms_window_prepare(&r->ctx, "SELECT scope FROM counter_sample"
-					  " WHERE source = 'memcg' GROUP BY scope ORDER BY COUNT(*) DESC"
-					  " LIMIT 1");
-	int rc;
-
-	if (!st)
-		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW && sqlite3_column_text(st, 0) &&
-	    !(r->memcg = strdup((const char *)sqlite3_column_text(st, 0)))) {
-		sqlite3_finalize(st);
-		return vms_error("out of memory");
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : vms_error("%s: %s", r->path,
-								     sqlite3_errmsg(r->ctx.sql));
-}
-
 static int add_episodes(struct cmp_run *r)
 {
 	static const struct {
@@ -276,7 +255,7 @@ int cmp_run_load(struct cmp_run *r, const char *path, double from_s, double to_s
 		return -1;
 	v->have = r->window > 0;
 	v->v = r->window;
-	if (find_memcg(r))
+	if (report_memcg_scope(ctx, &r->memcg))
 		return -1;
 	if (r->memcg) {
 		if (vmstat_memcg_metrics(ctx, r->memcg, &m) || add_metrics(r, CMP_SCOPE_MEMCG,

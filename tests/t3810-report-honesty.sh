@@ -82,6 +82,25 @@ test_expect_success SQLITE3 'trace rows: an efficiency of nothing scanned is "-"
 	grep -q "note: Trace: kswapd efficiency % is .-.: nothing was scanned" t.out
 '
 
+test_expect_success SQLITE3 'vmstat: the memcg table gives the memcg own counters, and each table its scope' '
+	cp e.db m.db &&
+	sql m.db "INSERT INTO counter_sample VALUES (3, 1000000000, NULL, '"'memcg'"', '"'/cg/t'"'),
+			(4, 2000000000, NULL, '"'memcg'"', '"'/cg/t'"');
+		INSERT INTO counter_value VALUES (3, '"'workingset_refault_file'"', 100),
+			(4, '"'workingset_refault_file'"', 350), (3, '"'total_pgmajfault'"', 1),
+			(4, '"'total_pgmajfault'"', 8);" &&
+	vmscope upgrade -q --rederive m.db &&
+	vmscope report m.db vmstat --table memcg --format csv > m.csv &&
+	grep -qx "Refaults file,250,workingset_refault_file" m.csv &&
+	grep -qx "Major faults,7,pgmajfault" m.csv &&
+	grep -qx "Pages scanned,,pgscan" m.csv &&
+	vmscope report m.db vmstat > m.txt &&
+	grep -q "note: scope: the whole machine (/proc/vmstat)" m.txt &&
+	grep -q "note: scope: the memcg /cg/t only" m.txt &&
+	vmscope report e.db vmstat > nomemcg.txt &&
+	no_match "recorded memcg" nomemcg.txt
+'
+
 test_expect_success SQLITE3 'episodes text: the per-task table, not one row per episode, unless asked' '
 	xz -dc "$SAMPLES/thrash.db.xz" > th.db &&
 	vmscope upgrade -q th.db &&
