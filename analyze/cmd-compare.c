@@ -73,6 +73,8 @@ static const char **split_vs(int argc, const char **argv, const struct cli_optio
 		}
 		if (!dashdash && a[0] == '-' && a[1]) {
 			out[n++] = a;
+			if (!strncmp(a, "--vs=", 5))
+				vs = 1;
 			/* an option's value is not a database */
 			if (a[1] == '-' && !strchr(a, '=') && takes_value(opts, a + 2, strlen(a + 2)) &&
 			    i + 1 < argc)

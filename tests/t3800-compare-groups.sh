@@ -138,6 +138,15 @@ test_expect_success SQLITE3 'one run a side: no stddev, no test, said so; the tw
 	assert_eq "$(head -n 1 pair.csv)" "metric,A,B,change" "the two-run table"
 '
 
+test_expect_success SQLITE3 'side B: every database after --vs, after --vs=DB, or each after its --vs' '
+	for args in "a1.db --vs b1.db b2.db" "a1.db --vs=b1.db b2.db" "a1.db --vs b1.db --format csv --vs b2.db" \
+		    "--format csv a1.db --vs b1.db --label B=x b2.db"; do
+		vmscope compare $args --format csv > vs.csv &&
+		assert_eq "$(csvrow vs.csv "Elapsed (s)" run a_runs)|$(csvrow vs.csv "Elapsed (s)" run b_runs)" \
+			"1|2" "compare $args" || return 1
+	done
+'
+
 test_expect_success SQLITE3 'usage errors of the group form' '
 	for args in "--vs b1.db" "a1.db a2.db a3.db" "a1.db --vs b1.db --label C=x" \
 		    "a1.db --vs b1.db --brief --full" "a1.db --vs b1.db --width 50" \
