@@ -60,7 +60,7 @@ static void fmt_change(char *buf, size_t size, const struct cmp_row *r)
 {
 	if (!r->has_change)
 		snprintf(buf, size, "-");
-	else if (fabs(r->change) >= 9999.5)
+	else if (fabs(r->change) >= 99999.5)
 		snprintf(buf, size, "%+.0e%%%s", r->change, r->significant ? "*" : "");
 	else if (fabs(r->change) >= 99.95)
 		snprintf(buf, size, "%+.0f%%%s", r->change, r->significant ? "*" : " ");
