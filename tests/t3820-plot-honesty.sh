@@ -114,11 +114,19 @@ test_expect_success GNUPLOT 'scan of groups: each side is the mean of its runs, 
 	grep -q "^# columns: time_s .* lo_kswapd_file_scanned/s .* hi_other_anon_reclaimed/s$" keepg/scan-sideA.dat
 '
 
+test_expect_success GNUPLOT 'stalls of groups: the latency bins of each side, mean, min and max' '
+	# the memcg call of hog lasts 2 ms in every run: one episode in the bin of 2 ms
+	vmscope plot k.db k3.db stalls --compare k5.db -o gs.png --keep keeps 2> gs.err &&
+	grep -q "spread=1;" gs.err &&
+	grep -q "^# columns: center_us bin_lo_us bin_hi_us direct memcg node throttled lo_bin_lo_us" keeps/stalls-sideA.dat &&
+	assert_eq "$(awk "!/^#/ && \$1 ~ /^[0-9]/ && \$5 > 0 { print \$5, \$11, \$17 }" keeps/stalls-sideA.dat)" "1 1 1" "memcg bin"
+'
+
 test_expect_success GNUPLOT 'groups: a kind that does not take them says so; one run a side is the overlay' '
 	rc=0 &&
 	vmscope plot k.db k3.db kswapd --compare k5.db -o gk.png 2> gk.err || rc=$? &&
 	assert_eq "$rc" 2 "exit status" &&
-	grep -q "the kswapd figure does not take groups" gk.err &&
+	grep -q "the kswapd figure does not take groups (scan and stalls do)" gk.err &&
 	vmscope plot k.db scan --compare k5.db -o one.png --keep keep1 2> one.err &&
 	grep -q "data_a=.scan-a.dat.; data_b=.scan-b.dat.;.* spread=0;" one.err
 '
