@@ -118,6 +118,16 @@ test_expect_success SQLITE3 'brief text: chosen rows, zero and duplicate rows hi
 	grep -q "^  note: \* = significant: Welch" b72.txt
 '
 
+test_expect_success SQLITE3 '--full text: every metric with every statistic, as many rows as the CSV' '
+	vmscope compare a1.db a2.db a3.db --vs b1.db b2.db b3.db --full > full.txt &&
+	assert_eq "$(head -n 1 full.txt)" "Compare groups of runs" "title" &&
+	sed -n 2p full.txt | grep -q "^metric  *scope  *unit  *a_label  *a_runs  *a_mean  *a_stddev" &&
+	assert_eq "$(grep -c "memcg.swappiness=0 " full.txt)" "$(($(wc -l < g.csv) - 1))" "rows" &&
+	rc=0 &&
+	vmscope compare a1.db --vs b1.db --brief --full > /dev/null 2>&1 || rc=$? &&
+	assert_eq "$rc" 2 "--brief with --full"
+'
+
 test_expect_success SQLITE3 'a duplicate row is hidden: machine refaults equal to the memcg ones' '
 	for r in a1 a2 a3 b1 b2 b3; do
 		cp $r.db d$r.db &&
