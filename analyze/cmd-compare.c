@@ -1,750 +1,210 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd-compare.c - `vmscope compare A.db B.db`: one before/after table of two
- * runs in the layout vmscan changelogs use (metric, A, B, change %): the
- * vmstat metrics (vmstat-metrics.c, the definitions of report's vmstat
- * section), the same quantities from the trace, the slab/file LRU ratio,
- * direct/memcg/kswapd episodes and event rates per type.
- *
- * Runs may come from different kernels (different counter sets: a counter
- * one kernel lacks is '-', never 0) and be of different lengths: every total
- * is divided by its run's window (vmstat deltas by T) and labelled "per s".
- * The formulas are in docs/compare.md.
+ * cmd-compare.c - `vmscope compare`: the edge of the two comparisons.
+ *  - `vmscope compare A.db B.db`: the two-run table (compare-pair.c).
+ *  - `vmscope compare A1.db [A2.db ...] --vs B1.db [B2.db ...]`: the
+ *    statistics of two groups of runs (compare-run.c, compare-rows.c), as
+ *    the brief table (compare-brief.c) or every row (compare-out.c).
+ * Every database after --vs belongs to side B: the arguments are rewritten
+ * into one `--vs DB` per database before the option table parses them.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "vms.h"
 #include "cli.h"
-#include "report.h"
-#include "vmstat-metrics.h"
+#include "compare.h"
 
 static const struct cli_help compare_help = {
-	.synopsis = { "vmscope compare A.db B.db [options]" },
-	.about = "Compare two runs side by side, A before and B after, in the layout of\n"
-		 "kernel changelogs: vmstat metrics, the same from the trace, the\n"
-		 "slab/file LRU ratio, direct/memcg/kswapd episodes and event rates, with\n"
-		 "the change 100*(B-A)/A.\n",
-	.more = "Rows ending in 'per s' are totals divided by the run's window (vmstat\n"
-		"deltas by T), so that runs of different lengths compare. '-' is a value\n"
-		"a run cannot give (a counter its kernel lacks, no counter samples, an\n"
-		"event not traced), or a change from A = 0; the notes say which. Exit\n"
-		"status: 0 done; 1 a database unreadable; 2 usage error. See docs/compare.md.\n",
+	.synopsis = { "vmscope compare A.db B.db [options]",
+		      "vmscope compare A1.db [A2.db ...] --vs B1.db [B2.db ...] [options]" },
+	.about = "Compare runs, A before and B after, in the layout of kernel changelogs.\n"
+		 "Two databases: one table of every metric, per second, with the change\n"
+		 "100*(B-A)/A. With --vs, groups of runs: each side's mean, stddev, CoV,\n"
+		 "min and max per metric (totals; --rates for per second), the change of\n"
+		 "the means and a '*' where Welch's t-test finds it significant; the\n"
+		 "workload's own result and times, memcg and machine counters, reclaim\n"
+		 "calls, each row with its scope. Text is the brief table (about 20\n"
+		 "rows that fit 80 columns); --full, CSV and JSON hold every metric.\n",
+	.more = "'-' is a value a run cannot give (a counter its kernel or memcg lacks,\n"
+		"no counter samples, an efficiency of nothing scanned), or a change from\n"
+		"A = 0; the notes say which. Any of --rates, --brief, --full, --label,\n"
+		"--width, --alpha makes two databases groups of one run. Exit status: 0\n"
+		"done; 1 a database unreadable; 2 usage error. See docs/compare.md.\n",
 };
 
-static const char *const run_letter[2] = { "A", "B" };
-
-struct run {
-	const char *path;
-	char *release;			/* run.kernel_release, NULL when unknown */
-	struct vms_window ctx;
-	double window;			/* s: [from, to] clamped to the run's first and last ts */
-	int has_formats;		/* event_format lists the traced events (.dat, live) */
-	struct vmstat_metrics vm, tr;
-};
-
-struct cmp {
-	struct run r[2];
-	struct table *t;
-	struct vms_buf zero;		/* labels of the rows whose change is null as A = 0 */
-	int nzero;
-};
-
-struct event_count {
-	char *name;
-	long long win[2];		/* events in the window */
-	long long all[2];		/* events in the whole run */
-};
-
-/* The window of `vmscope report` (cmd-report.c's init_ctx), per run. */
-static int init_run(struct run *r, double from_s, double to_s, int has_from, int has_to)
+/* Does @name (without "--") take a value in @opts? */
+static int takes_value(const struct cli_option *opts, const char *name, size_t len)
 {
-	struct vms_window *ctx = &r->ctx;
-	long long v, lo, hi;
-
-	if (vms_window_open(ctx, from_s, to_s, has_from, has_to))
-		return -1;
-	if (ctx->to < ctx->from)	/* --from past the end of this run: an empty window */
-		ctx->to = ctx->from;
-	lo = ctx->from > ctx->run_start ? ctx->from : ctx->run_start;
-	hi = ctx->to < ctx->run_end ? ctx->to : ctx->run_end;
-	r->window = hi > lo ? (hi - lo) / 1e9 : 0;
-	r->has_formats = vms_window_int(ctx, "SELECT 1 FROM event_format LIMIT 1", &v) == 0;
-	{
-		sqlite3_stmt *st = vms_window_prepare(ctx, "SELECT kernel_release FROM run");
-
-		if (!st)
-			return -1;
-		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-			r->release = strdup((const char *)sqlite3_column_text(st, 0));
-		sqlite3_finalize(st);
-	}
-	return report_derived(ctx);
-}
-
-/* First column of the first row, with ?3 = @arg. Return: 0, 1 when no row/NULL, -1 on error. */
-static int run_int(struct run *r, const char *sql, const char *arg, long long *out)
-{
-	sqlite3_stmt *st = vms_window_prepare(&r->ctx, sql);
-	int rc;
-
-	if (!st)
-		return -1;
-	if (arg)
-		sqlite3_bind_text(st, 3, arg, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
-		*out = sqlite3_column_int64(st, 0);
-		rc = 0;
-	} else if (rc == SQLITE_ROW || rc == SQLITE_DONE) {
-		rc = 1;
-	} else {
-		rc = vms_error("%s: %s", r->path, sqlite3_errmsg(r->ctx.sql));
-	}
-	sqlite3_finalize(st);
-	return rc;
+	for (; opts->type != CLI_OPT_END; opts++)
+		if (opts->long_name && opts->argh && opts->type != CLI_OPT_ARG &&
+		    opts->type != CLI_OPT_ARG_LIST && strlen(opts->long_name) == len &&
+		    !strncmp(opts->long_name, name, len))
+			return 1;
+	return 0;
 }
 
 /*
- * Was @event traced in this run? Yes when it has rows (in @tbl, or anywhere
- * when @tbl is NULL and @rows says so), when the source lists its formats and
- * this one is among them, or when the source lists none (text traces: a 0
- * may then also mean "not traced", which a note says).
- * Return: 1, 0, or -1 on error.
+ * argv with every database after a bare `--vs` given as `--vs DB`, so that
+ * the option table collects side B in order. Return: the new argv (caller
+ * frees the array only; the strings are argv's), or NULL out of memory.
  */
-static int traced(struct run *r, const char *event, const char *tbl, long long rows)
+static const char **split_vs(int argc, const char **argv, const struct cli_option *opts,
+			     int *nargc)
 {
-	long long v;
-	int rc;
+	const char **out = calloc(2 * argc + 1, sizeof(*out));
+	int n = 0, vs = 0, dashdash = 0;
 
-	if (!r->has_formats || rows > 0)
-		return 1;
-	rc = run_int(r, "SELECT 1 FROM event_format WHERE name = ?3", event, &v);
-	if (rc <= 0)
-		return rc < 0 ? -1 : 1;
-	if (tbl) {
-		char *q = sqlite3_mprintf("SELECT 1 FROM \"%w\" LIMIT 1", tbl);
-
-		if (!q)
-			return vms_error("out of memory");
-		rc = run_int(r, q, NULL, &v);
-		sqlite3_free(q);
-		if (rc <= 0)
-			return rc < 0 ? -1 : 1;
-	}
-	return 0;
-}
-
-/* One row: label, A, B, change; '-' (null) for what a run cannot give. */
-static void row(struct cmp *c, const char *label, const int have[2], const double v[2])
-{
-	table_row(c->t);
-	table_text(c->t, label);
-	for (int k = 0; k < 2; k++)
-		if (have[k])
-			table_real(c->t, v[k]);
-		else
-			table_null(c->t);
-	if (have[0] && have[1] && v[0] != 0) {
-		double ch = 100.0 * (v[1] - v[0]) / v[0];
-
-		table_real(c->t, ch > -0.005 && ch < 0 ? 0 : ch);	/* not "-0.00" */
-	} else {
-		table_null(c->t);
-		if (have[0] && have[1]) {
-			vms_buf_addf(&c->zero, "%s%s", c->nzero ? "; " : "", label);
-			c->nzero++;
-		}
-	}
-}
-
-static void window_row(struct cmp *c)
-{
-	int have[2] = { 1, 1 };
-	double v[2] = { c->r[0].window, c->r[1].window };
-
-	row(c, "Window (s)", have, v);
-	for (int k = 0; k < 2; k++)
-		if (c->r[k].window <= 0)
-			table_note(c->t, "%s: the window holds 0 s of the run (past its end, or fewer "
-				   "than two timestamps in it): its 'per s' rows from the trace are '-'",
-				   run_letter[k]);
-}
-
-/* A metric of the shared lists, totals made rates. */
-static void metric_row(struct cmp *c, const struct vmstat_metric *m[2], const double span[2],
-		       int have[2], double v[2])
-{
-	char label[160];
-
-	for (int k = 0; k < 2; k++) {
-		have[k] = m[k]->available;
-		v[k] = m[k]->value;
-		if (m[k]->kind == VMSTAT_COUNT) {
-			have[k] = have[k] && span[k] > 0;
-			v[k] = have[k] ? v[k] / span[k] : 0;
-		}
-	}
-	if (m[0]->kind == VMSTAT_COUNT)
-		snprintf(label, sizeof(label), "%s per s", m[0]->label);
-	else if (m[0]->kind == VMSTAT_SECONDS)
-		snprintf(label, sizeof(label), "%s", "Elapsed (T, s)");
-	else
-		snprintf(label, sizeof(label), "%s", m[0]->label);
-	row(c, label, have, v);
-}
-
-static int vmstat_rows(struct cmp *c)
-{
-	struct vmstat_metrics *l[2] = { &c->r[0].vm, &c->r[1].vm };
-	struct vms_buf missing[2] = { { 0 }, { 0 } };
-	int k, i;
-
-	for (k = 0; k < 2; k++)
-		if (vmstat_counter_metrics(&c->r[k].ctx, l[k]))
-			return -1;
-	if (l[0]->n != l[1]->n)
-		return vms_error("internal error: vmstat metric lists differ");
-	for (k = 0; k < 2; k++) {
-		if (!l[k]->has_samples)
-			table_note(c->t, "%s has no /proc/vmstat samples (imported traces have none; "
-				   "`vmscope record` samples them): its vmstat and ratio rows are '-'",
-				   run_letter[k]);
-		else if (l[k]->span <= 0)
-			table_note(c->t, "%s: one vmstat sample in reach of the window (T = 0): its vmstat "
-				   "rates are '-'", run_letter[k]);
-	}
-	for (i = 0; i < l[0]->n; i++) {
-		const struct vmstat_metric *m[2] = { &l[0]->m[i], &l[1]->m[i] };
-		const double sp[2] = { l[0]->span, l[1]->span };
-		int have[2];
-		double v[2];
-
-		metric_row(c, m, sp, have, v);
-		for (k = 0; k < 2; k++) {
-			const char *name = m[k]->missing;
-			int j, seen = 0;
-
-			if (m[k]->available || !l[k]->has_samples || !name)
-				continue;
-			for (j = 0; j < i && !seen; j++)
-				seen = l[k]->m[j].missing && !strcmp(l[k]->m[j].missing, name);
-			if (!seen)
-				vms_buf_addf(&missing[k], "%s%s", missing[k].len ? ", " : "", name);
-		}
-	}
-	for (k = 0; k < 2; k++) {
-		if (missing[k].len)
-			table_note(c->t, "%s: not in this kernel's /proc/vmstat, so the rows that need "
-				   "them are '-': %s", run_letter[k], missing[k].buf);
-		vms_buf_release(&missing[k]);
-	}
-	return 0;
-}
-
-static int trace_rows(struct cmp *c)
-{
-	int ok[2], k, i;
-
-	for (k = 0; k < 2; k++) {
-		struct run *r = &c->r[k];
-
-		if (vmstat_trace_metrics(&r->ctx, &r->tr))
-			return -1;
-		/* the metrics' span is the clamped window: use ours, the same */
-		r->tr.span = r->window;
-		ok[k] = traced(r, "mm_vmscan_lru_shrink_inactive", "mm_vmscan_lru_shrink_inactive", 0);
-		if (ok[k] < 0)
-			return -1;
-		if (!ok[k])
-			table_note(c->t, "%s did not trace mm_vmscan_lru_shrink_inactive: its 'Trace:' "
-				   "rows are '-'", run_letter[k]);
-	}
-	for (i = 0; i < c->r[0].tr.n; i++) {
-		const struct vmstat_metric *m[2] = { &c->r[0].tr.m[i], &c->r[1].tr.m[i] };
-		const double sp[2] = { c->r[0].window, c->r[1].window };
-		struct vmstat_metric mm[2] = { *m[0], *m[1] };
-		const struct vmstat_metric *pm[2] = { &mm[0], &mm[1] };
-		int have[2];
-		double v[2];
-
-		for (k = 0; k < 2; k++)
-			mm[k].available = mm[k].available && ok[k];
-		metric_row(c, pm, sp, have, v);
-	}
-	return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-struct episodes {
-	long long n;		/* episodes overlapping the window, cut ones included */
-	double total_ms;	/* sum of the complete ones' durations */
-	double pages;		/* sum of nr_reclaimed */
-	long long complete;
-	double p50, p99, max;	/* ms, complete episodes */
-};
-
-/*
- * The episodes of @kind overlapping the window, from the episode table as the
- * report's episodes section takes them (report-episodes.md): count, total
- * duration and pages of the end events, nearest-rank percentiles of the
- * complete ones' durations (vms_percentile(), as the section computes them).
- */
-static int load_episodes(struct run *r, const char *kind, struct episodes *e)
-{
-	static const char count_sql[] =
-		"SELECT COUNT(*), TOTAL(duration_ns), TOTAL(end_reclaimed) FROM episode"
-		" WHERE kind = ?3 AND (begin_ts IS NULL OR begin_ts <= ?2)"
-		" AND (end_ts IS NULL OR end_ts >= ?1)";
-	static const char dur_sql[] =
-		"SELECT duration_ns FROM episode WHERE kind = ?3 AND duration_ns IS NOT NULL"
-		" AND (begin_ts IS NULL OR begin_ts <= ?2) AND (end_ts IS NULL OR end_ts >= ?1)"
-		" ORDER BY duration_ns";
-	sqlite3_stmt *st = vms_window_prepare(&r->ctx, count_sql);
-	long long *d = NULL;
-	int n = 0, alloc = 0;
-	int rc;
-
-	memset(e, 0, sizeof(*e));
-	if (!st)
-		return -1;
-	sqlite3_bind_text(st, 3, kind, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		e->n = sqlite3_column_int64(st, 0);
-		e->total_ms = sqlite3_column_double(st, 1) / 1e6;
-		e->pages = sqlite3_column_double(st, 2);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW)
-		return vms_error("%s: %s", r->path, sqlite3_errmsg(r->ctx.sql));
-	st = vms_window_prepare(&r->ctx, dur_sql);
-	if (!st)
-		return -1;
-	sqlite3_bind_text(st, 3, kind, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (vms_array_reserve(&d, &alloc, n, 64, sizeof(*d))) {
-			free(d);
-			sqlite3_finalize(st);
-			return -1;
-		}
-		d[n++] = sqlite3_column_int64(st, 0);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		free(d);
-		return vms_error("%s: %s", r->path, sqlite3_errmsg(r->ctx.sql));
-	}
-	e->complete = n;	/* d is sorted: ORDER BY duration_ns */
-	if (n) {
-		e->p50 = vms_percentile(d, n, 50) / 1e6;
-		e->p99 = vms_percentile(d, n, 99) / 1e6;
-		e->max = d[n - 1] / 1e6;
-	}
-	free(d);
-	return 0;
-}
-
-static int episode_rows(struct cmp *c)
-{
-	static const struct {
-		const char *name;	/* row label prefix */
-		const char *what;	/* in notes */
-		const char *kind;	/* episode.kind */
-		const char *event;	/* its begin event, to tell "not traced" */
-	} kinds[] = {
-		{ "Direct reclaim", "direct reclaim", "direct", "mm_vmscan_direct_reclaim_begin" },
-		{ "Memcg reclaim", "memcg reclaim", "memcg", "mm_vmscan_memcg_reclaim_begin" },
-		{ "Kswapd awake", "kswapd awake", "kswapd", "mm_vmscan_kswapd_wake" },
-	};
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		struct episodes e[2];
-		int ok[2], rate[2], dist[2], k;
-		char label[96];
-		double v[2];
-
-		for (k = 0; k < 2; k++) {
-			struct run *r = &c->r[k];
-
-			if (load_episodes(r, kinds[i].kind, &e[k]))
-				return -1;
-			ok[k] = traced(r, kinds[i].event, kinds[i].event, e[k].n);
-			if (ok[k] < 0)
-				return -1;
-			rate[k] = ok[k] && r->window > 0;
-			dist[k] = ok[k] && e[k].complete > 0;
-			if (!ok[k])
-				table_note(c->t, "%s did not trace %s: its %s rows are '-'", run_letter[k],
-					   kinds[i].event, kinds[i].what);
-			else if (!e[k].complete)
-				table_note(c->t, "%s: no complete %s episode in the window: its %s p50, p99 "
-					   "and max are '-'", run_letter[k], kinds[i].what, kinds[i].what);
-		}
-		snprintf(label, sizeof(label), "%s episodes per s", kinds[i].name);
-		for (k = 0; k < 2; k++)
-			v[k] = rate[k] ? e[k].n / c->r[k].window : 0;
-		row(c, label, rate, v);
-		snprintf(label, sizeof(label), "%s total duration (ms) per s", kinds[i].name);
-		for (k = 0; k < 2; k++)
-			v[k] = rate[k] ? e[k].total_ms / c->r[k].window : 0;
-		row(c, label, rate, v);
-		snprintf(label, sizeof(label), "%s p50 (ms)", kinds[i].name);
-		for (k = 0; k < 2; k++)
-			v[k] = e[k].p50;
-		row(c, label, dist, v);
-		snprintf(label, sizeof(label), "%s p99 (ms)", kinds[i].name);
-		for (k = 0; k < 2; k++)
-			v[k] = e[k].p99;
-		row(c, label, dist, v);
-		snprintf(label, sizeof(label), "%s max (ms)", kinds[i].name);
-		for (k = 0; k < 2; k++)
-			v[k] = e[k].max;
-		row(c, label, dist, v);
-		if (strcmp(kinds[i].kind, "kswapd")) {
-			snprintf(label, sizeof(label), "%s pages reclaimed per s", kinds[i].name);
-			for (k = 0; k < 2; k++)
-				v[k] = rate[k] ? e[k].pages / c->r[k].window : 0;
-			row(c, label, rate, v);
-		}
-	}
-	return 0;
-}
-
-/* nr_slab_reclaimable / (nr_active_file + nr_inactive_file) of each vmstat sample in the window. */
-static int ratio_rows(struct cmp *c)
-{
-	static const char *const labels[3] = {
-		"Slab/file LRU ratio min", "Slab/file LRU ratio median", "Slab/file LRU ratio max"
-	};
-	double v[3][2] = { { 0 } };
-	int have[2], k, j;
-
-	for (k = 0; k < 2; k++) {
-		struct run *r = &c->r[k];
-		sqlite3_stmt *st = vms_window_prepare(&r->ctx,
-			"SELECT CAST(sl.value AS REAL) / (af.value + inf.value) AS ratio"
-			" FROM counter_sample s"
-			" JOIN counter_value sl ON sl.sample = s.id AND sl.name = 'nr_slab_reclaimable'"
-			" JOIN counter_value af ON af.sample = s.id AND af.name = 'nr_active_file'"
-			" JOIN counter_value inf ON inf.sample = s.id AND inf.name = 'nr_inactive_file'"
-			" WHERE s.source = 'vmstat' AND s.scope = '' AND s.ts BETWEEN ?1 AND ?2"
-			" AND af.value + inf.value > 0 ORDER BY ratio");
-		double *d = NULL;
-		int n = 0, alloc = 0;
-		int rc;
-
-		if (!st)
-			return -1;
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			if (vms_array_reserve(&d, &alloc, n, 64, sizeof(*d))) {
-				free(d);
-				sqlite3_finalize(st);
-				return -1;
-			}
-			d[n++] = sqlite3_column_double(st, 0);
-		}
-		sqlite3_finalize(st);
-		if (rc != SQLITE_DONE) {
-			free(d);
-			return vms_error("%s: %s", r->path, sqlite3_errmsg(r->ctx.sql));
-		}
-		if (n)
-			qsort(d, n, sizeof(*d), cmp_double);
-		have[k] = n > 0;
-		if (n) {
-			v[0][k] = d[0];
-			v[1][k] = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
-			v[2][k] = d[n - 1];
-		} else if (r->vm.has_samples) {
-			table_note(c->t, "%s: no vmstat sample in the window has nr_slab_reclaimable, "
-				   "nr_active_file and nr_inactive_file with a non-empty file LRU: its "
-				   "ratio rows are '-'", run_letter[k]);
-		}
-		free(d);
-	}
-	for (j = 0; j < 3; j++)
-		row(c, labels[j], have, v[j]);
-	return 0;
-}
-
-static int find_event(struct event_count *ev, int n, const char *name)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(ev[i].name, name))
-			return i;
-	return -1;
-}
-
-static int cmp_event(const void *a, const void *b)
-{
-	return strcmp(((const struct event_count *)a)->name, ((const struct event_count *)b)->name);
-}
-
-/* Events per type, from every typed table (event_table) and event_generic. */
-static int load_event_counts(struct run *r, int k, struct event_count **evp, int *np)
-{
-	struct vms_buf q = { 0 };
-	sqlite3_stmt *st = vms_window_prepare(&r->ctx, "SELECT DISTINCT tbl, (SELECT COUNT(*) FROM"
-					  " pragma_table_info(tbl) WHERE name = 'event') FROM event_table"
-					  " ORDER BY tbl");
-	int first = 1, rc;
-
-	if (!st)
-		return -1;
-	vms_buf_addf(&q, "SELECT event, TOTAL(ts BETWEEN ?1 AND ?2), COUNT(*) FROM (");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *tbl = (const char *)sqlite3_column_text(st, 0);
-		char *part;
-
-		if (!tbl)
-			continue;
-		part = sqlite3_column_int(st, 1)
-			? sqlite3_mprintf("%sSELECT event, ts FROM \"%w\"", first ? "" : " UNION ALL ", tbl)
-			: sqlite3_mprintf("%sSELECT %Q AS event, ts FROM \"%w\"", first ? "" : " UNION ALL ",
-					  tbl, tbl);
-		if (!part) {
-			sqlite3_finalize(st);
-			vms_buf_release(&q);
-			return vms_error("out of memory");
-		}
-		vms_buf_addf(&q, "%s", part);
-		sqlite3_free(part);
-		first = 0;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		vms_buf_release(&q);
-		return vms_error("%s: %s", r->path, sqlite3_errmsg(r->ctx.sql));
-	}
-	vms_buf_addf(&q, "%sSELECT event, ts FROM event_generic) GROUP BY event",
-		     first ? "" : " UNION ALL ");
-	st = vms_window_prepare(&r->ctx, q.buf);
-	vms_buf_release(&q);
-	if (!st)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
-		int i;
-
-		if (!name)
-			continue;
-		i = find_event(*evp, *np, name);
-		if (i < 0) {
-			struct event_count *ev = realloc(*evp, (*np + 1) * sizeof(*ev));
-
-			if (!ev || !(name = strdup(name))) {
-				if (ev)
-					*evp = ev;
-				sqlite3_finalize(st);
-				return vms_error("out of memory");
-			}
-			*evp = ev;
-			i = (*np)++;
-			memset(&ev[i], 0, sizeof(ev[i]));
-			ev[i].name = (char *)name;
-		}
-		(*evp)[i].win[k] = (long long)sqlite3_column_double(st, 1);
-		(*evp)[i].all[k] = sqlite3_column_int64(st, 2);
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : vms_error("%s: %s", r->path, sqlite3_errmsg(r->ctx.sql));
-}
-
-static int event_rows(struct cmp *c)
-{
-	struct event_count *ev = NULL;
-	int n = 0, i, k, rc = 0;
-	struct vms_buf untraced[2] = { { 0 }, { 0 } };
-
-	for (k = 0; k < 2 && !rc; k++)
-		rc = load_event_counts(&c->r[k], k, &ev, &n);
-	if (!rc && n)
-		qsort(ev, n, sizeof(*ev), cmp_event);
-	for (i = 0; i < n && !rc; i++) {
-		int have[2];
-		double v[2];
-		char *label;
-
-		for (k = 0; k < 2; k++) {
-			int t = traced(&c->r[k], ev[i].name, NULL, ev[i].all[k]);
-
-			if (t < 0) {
-				rc = -1;
-				break;
-			}
-			if (!t)
-				vms_buf_addf(&untraced[k], "%s%s", untraced[k].len ? ", " : "", ev[i].name);
-			have[k] = t && c->r[k].window > 0;
-			v[k] = have[k] ? ev[i].win[k] / c->r[k].window : 0;
-		}
-		if (rc)
-			break;
-		if (asprintf(&label, "Events %s per s", ev[i].name) < 0) {
-			rc = vms_error("out of memory");
-			break;
-		}
-		row(c, label, have, v);
-		free(label);
-	}
-	for (k = 0; k < 2; k++) {
-		if (!rc && untraced[k].len)
-			table_note(c->t, "%s did not trace (no rows, and its event formats do not list "
-				   "them), so their rows are '-': %s", run_letter[k], untraced[k].buf);
-		vms_buf_release(&untraced[k]);
-	}
-	for (i = 0; i < n; i++)
-		free(ev[i].name);
-	free(ev);
-	return rc;
-}
-
-/* "base.db (kernel 6.18.0)" with control characters made '?' (text titles are not escaped). */
-static char *run_name(const struct run *r)
-{
-	char *s = NULL;
-
-	if (asprintf(&s, "%s (kernel %s)", r->path, r->release ? r->release : "unknown") < 0)
+	if (!out)
 		return NULL;
-	for (char *p = s; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	return s;
-}
+	out[n++] = argv[0];
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
 
-static void add_meta(struct out *o, struct run *r, int k)
-{
-	static const char *const cols[] = { "status", "source_kind", "source_path", "kernel_release",
-					    "trace_clock" };
-	struct vms_window *ctx = &r->ctx;
-	sqlite3_stmt *st = vms_window_prepare(ctx, "SELECT status, source_kind, source_path,"
-					  " kernel_release, trace_clock FROM run");
-	char key[32], buf[64];
-
-	snprintf(key, sizeof(key), "%s_database", k ? "b" : "a");
-	out_meta(o, key, r->path);
-	if (st && sqlite3_step(st) == SQLITE_ROW)
-		for (int i = 0; i < 5; i++) {
-			snprintf(key, sizeof(key), "%s_%s", k ? "b" : "a", cols[i]);
-			out_meta(o, key, (const char *)sqlite3_column_text(st, i));
+		if (!dashdash && !strcmp(a, "--vs")) {
+			vs = 1;
+			continue;
 		}
-	sqlite3_finalize(st);
-	snprintf(key, sizeof(key), "%s_from_s", k ? "b" : "a");
-	snprintf(buf, sizeof(buf), "%.6f", vms_window_rel_s(ctx, ctx->from));
-	out_meta(o, key, buf);
-	snprintf(key, sizeof(key), "%s_to_s", k ? "b" : "a");
-	snprintf(buf, sizeof(buf), "%.6f", vms_window_rel_s(ctx, ctx->to));
-	out_meta(o, key, buf);
-	snprintf(key, sizeof(key), "%s_window_s", k ? "b" : "a");
-	snprintf(buf, sizeof(buf), "%.6f", r->window);
-	out_meta(o, key, buf);
+		if (!dashdash && !strcmp(a, "--")) {
+			dashdash = 1;
+			continue;
+		}
+		if (!dashdash && a[0] == '-' && a[1]) {
+			out[n++] = a;
+			if (!strncmp(a, "--vs=", 5))
+				vs = 1;
+			/* an option's value is not a database */
+			if (a[1] == '-' && !strchr(a, '=') && takes_value(opts, a + 2, strlen(a + 2)) &&
+			    i + 1 < argc)
+				out[n++] = argv[++i];
+			continue;
+		}
+		if (vs)
+			out[n++] = "--vs";
+		out[n++] = a;
+	}
+	*nargc = n;
+	return out;
 }
 
-static int build(struct cmp *c)
+/* --label A=NAME / B=NAME into @label. Return: 0, or -1 when one is not of that form. */
+static int parse_labels(const struct cli_list *l, const char *label[2])
 {
-	char *na = run_name(&c->r[0]), *nb = run_name(&c->r[1]), *title = NULL;
-	int k;
+	for (int i = 0; i < l->n; i++) {
+		const char *s = l->items[i];
 
-	if (!na || !nb || asprintf(&title, "Before/after: A = %s, B = %s", na, nb) < 0) {
-		free(na);
-		free(nb);
-		return vms_error("out of memory");
+		if ((s[0] != 'A' && s[0] != 'a' && s[0] != 'B' && s[0] != 'b') || s[1] != '=' || !s[2])
+			return -1;
+		label[s[0] == 'B' || s[0] == 'b'] = s + 2;
 	}
-	free(na);
-	free(nb);
-	c->t = table_new("compare", "compare", title);
-	free(title);
-	if (!c->t)
-		return vms_error("out of memory");
-	table_column(c->t, "metric", NULL, 0);
-	table_column(c->t, "A", NULL, 3);
-	table_column(c->t, "B", NULL, 3);
-	table_column(c->t, "change", "%", 2);
-	for (k = 0; k < 2; k++) {
-		struct vms_window *ctx = &c->r[k].ctx;
-
-		table_note(c->t, "%s window: %.3f s to %.3f s from the start of the run (%.3f s of it "
-			   "covered by events or samples)", run_letter[k], vms_window_rel_s(ctx, ctx->from),
-			   vms_window_rel_s(ctx, ctx->to), c->r[k].window);
-	}
-	table_note(c->t, "change (%%) = 100*(B-A)/A; rows ending in 'per s' are totals over each "
-		   "run's window divided by its length (vmstat rows by T, the time between the two "
-		   "vmstat samples), so that runs of different lengths compare; %% and ms rows are "
-		   "not rates");
-	window_row(c);
-	if (vmstat_rows(c) || trace_rows(c) || ratio_rows(c) || episode_rows(c) || event_rows(c))
-		return -1;
-	table_note(c->t, "efficiency is 100 when nothing was scanned; 'Trace:' rows sum "
-		   "mm_vmscan_lru_shrink_inactive, kswapd being the tasks whose comm starts with "
-		   "'kswapd' and other tasks direct and memcg reclaim");
-	if (c->nzero)
-		table_note(c->t, "change is '-' (null) where A is 0, as a change from 0 has no "
-			   "percentage: %s", c->zero.buf);
-	for (k = 0; k < 2; k++)
-		if (!c->r[k].has_formats)
-			table_note(c->t, "%s is a text import, which does not list the traced events: "
-				   "a 0 there may also mean that the event was not traced", run_letter[k]);
 	return 0;
+}
+
+static int run_groups(struct cmp_groups *g, const struct cli_list *side[2],
+		      const struct cli_window *win)
+{
+	for (int k = 0; k < 2; k++) {
+		g->nrun[k] = side[k]->n;
+		if (!(g->run[k] = calloc(side[k]->n, sizeof(*g->run[k]))))
+			return vms_error("out of memory");
+		for (int i = 0; i < side[k]->n; i++)
+			if (cmp_run_load(&g->run[k][i], side[k]->items[i], win->from, win->to,
+					 win->has_from, win->has_to))
+				return vms_error("%s: %s", k ? "B" : "A", vms_last_error());
+	}
+	return cmp_rows_build(g);
 }
 
 int cmd_compare(int argc, const char **argv)
 {
+	struct cli_list pos = { 0 }, vs = { 0 }, labels = { 0 }, one[2] = { { 0 }, { 0 } };
+	int rc, nargc = 0, rates = 0, brief = 0, full = 0, width = 0, alpha_given = 0;
+	struct cmp_groups g = { .label = { "A", "B" }, .alpha = 0.05 };
+	const struct cli_list *side[2] = { &pos, &vs };
 	enum out_format fmt = OUT_TEXT;
 	struct cli_window win = { 0 };
-	const char *paths[2] = { NULL, NULL };
-	struct cmp c = { 0 };
-	struct out *o;
-	int rc, k;
-	const struct cli_option opts[] = {
+	char auto_label[2][CMP_LABEL_MAX];
+	const char **args = NULL;
+	struct cli_option opts[] = {
 		OPT_FORMAT(&fmt),
 		OPT_WINDOW(&win, "each run"),
-		OPT_ARG("A.db", "database A (before)", &paths[0]),
-		OPT_ARG("B.db", "database B (after)", &paths[1]),
+		OPT_STRING_LIST(0, "vs", &vs, "B.db", "side B: every database after --vs (the A\n"
+				"databases come before it)"),
+		OPT_STRING_LIST(0, "label", &labels, "SIDE=NAME", "name side A or B (A=base)"),
+		OPT_BOOL(0, "rates", &rates, "totals divided by each run's seconds"),
+		OPT_BOOL(0, "brief", &brief, "text: the brief table (default with --vs)"),
+		OPT_BOOL(0, "full", &full, "text: every metric and statistic"),
+		OPT_INT(0, "width", &width, "COLS", "width of the brief table, 60 to 200 (default 80)",
+			60, 200),
+		OPT_NUMBER(0, "alpha", &g.alpha, "P", "level of the significance test (default 0.05)",
+			   0.0001, 0.5, "probability"),
+		OPT_ARG_LIST("A.db", &pos),
 		OPT_END(),
 	};
 
-	if (cli_parse_options(argc, argv, opts, &compare_help, &rc))
-		return rc;
-
-	for (k = 0; k < 2; k++) {
-		c.r[k].path = paths[k];
-		c.r[k].ctx.db = vms_db_open(paths[k], VMS_OPEN_READONLY);
-		if (!c.r[k].ctx.db) {
-			rc = error("%s: %s", run_letter[k], vms_last_error());
-			goto out;
-		}
-		if (init_run(&c.r[k], win.from, win.to, win.has_from, win.has_to)) {
-			rc = error("%s: %s", run_letter[k], vms_last_error());
-			goto out;
-		}
+	for (struct cli_option *o = opts; o->type != CLI_OPT_END; o++)
+		if (o->long_name && !strcmp(o->long_name, "alpha"))
+			o->seen = &alpha_given;
+	args = split_vs(argc, argv, opts, &nargc);
+	if (!args)
+		return error("out of memory");
+	if (cli_parse_options(nargc, args, opts, &compare_help, &rc))
+		goto out;
+	rc = 0;
+	if (!pos.n || (!vs.n && pos.n != 2)) {
+		rc = cli_usage_error(opts, &compare_help, vs.n ? "no database before --vs" :
+				     "give two databases, or two groups: A1.db ... --vs B1.db ...");
+		goto out;
 	}
-	if (build(&c)) {
+	if (parse_labels(&labels, g.label)) {
+		rc = cli_usage_error(opts, &compare_help, "--label takes A=NAME or B=NAME");
+		goto out;
+	}
+	if (brief && full) {
+		rc = cli_usage_error(opts, &compare_help, "--brief and --full exclude each other");
+		goto out;
+	}
+	if (!vs.n && !rates && !brief && !full && !labels.n && !width && !alpha_given) {
+		const char *const paths[2] = { pos.items[0], pos.items[1] };
+
+		if (cmp_pair_write(stdout, fmt, paths, win.from, win.to, win.has_from, win.has_to))
+			rc = error_last();
+		goto out;
+	}
+	if (!vs.n) {	/* two databases as groups of one run */
+		if (cli_list_add(&one[0], pos.items[0]) || cli_list_add(&one[1], pos.items[1])) {
+			rc = error("out of memory");
+			goto out;
+		}
+		side[0] = &one[0];
+		side[1] = &one[1];
+	}
+	g.rates = rates;
+	if (run_groups(&g, side, &win)) {
 		rc = error_last();
 		goto out;
 	}
-	o = out_open(stdout, fmt);
-	if (!o) {
-		rc = error("out of memory");
-		goto out;
-	}
-	for (k = 0; k < 2; k++)
-		add_meta(o, &c.r[k], k);
-	out_meta(o, "change", "100*(B-A)/A, null when A = 0");
-	out_table(o, c.t);
-	if (out_close(o))
-		rc = error("cannot write the comparison to standard output");
+	if (!labels.n)
+		cmp_default_labels(&g, auto_label);
+	if (fmt == OUT_TEXT && !full)
+		rc = cmp_brief_print(stdout, &g, width ? width : 80);
+	else
+		rc = cmp_table_write(stdout, fmt, &g);
+	if (rc)
+		rc = error_last();
 out:
-	for (k = 0; k < 2; k++) {
-		vms_db_close(c.r[k].ctx.db);
-		free(c.r[k].release);
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; g.run[k] && i < g.nrun[k]; i++)
+			cmp_run_release(&g.run[k][i]);
+		free(g.run[k]);
+		cli_list_release(&one[k]);
 	}
-	table_free(c.t);
-	vms_buf_release(&c.zero);
+	cmp_rows_release(&g);
+	cli_list_release(&pos);
+	cli_list_release(&vs);
+	cli_list_release(&labels);
+	free(args);
 	return rc;
 }

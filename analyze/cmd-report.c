@@ -17,9 +17,10 @@ static const struct cli_help report_help = {
 	.synopsis = { "vmscope report DB [SECTION...] [options]", "vmscope report --list" },
 	.about = "Compute the reclaim postmortem tables from a vmscope database. With no\n"
 		 "SECTION, all sections; `vmscope report --list` names them.\n",
-	.more = "Text output is aligned for email and changelogs; CSV loads with\n"
-		"`sqlite3 .import` (ask for one section); JSON holds every table with its\n"
-		"columns, units and notes. Exit status: 0 done; 1 DB unreadable or a\n"
+	.more = "Text output is aligned for email and changelogs; the CSV of one table\n"
+		"(--table NAME) loads with `sqlite3 :memory: '.import --csv FILE t'`; JSON\n"
+		"holds every table with its columns, units and notes. Text shows the\n"
+		"episodes section's one-row-per-episode table only with --table episodes. Exit status: 0 done; 1 DB unreadable or a\n"
 		"section failed; 2 usage error. See docs/report.md.\n",
 };
 

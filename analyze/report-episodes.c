@@ -474,7 +474,8 @@ static void group_notes(struct table *t)
 		   "in 'episodes' and 'cut' only, but their pages are in the page sums");
 }
 
-static int per_task_table(struct out *o, struct episode *ep, int n, const struct avail *a)
+static int per_task_table(struct out *o, struct episode *ep, int n, const struct avail *a,
+			  int listed)
 {
 	struct table *t = table_new("episodes", "per-task", "Reclaim episodes per kind and task");
 	struct group *g;
@@ -502,6 +503,9 @@ static int per_task_table(struct out *o, struct episode *ep, int n, const struct
 	group_notes(t);
 	table_note(t, "rows sorted by kind, then total duration (largest first); a kswapd row is "
 		   "the node's kswapd thread");
+	if (!listed)
+		table_note(t, "the %d episodes one per row: vmscope report DB episodes --table episodes "
+			   "(CSV and JSON always hold them)", n);
 	out_table(o, t);
 	table_free(t);
 	free_groups(g, ng);
@@ -541,6 +545,18 @@ static int per_node_table(struct out *o, struct episode *ep, int n, const struct
 	table_free(t);
 	free_groups(g, ng);
 	return 0;
+}
+
+/*
+ * One row per episode is long (thousands of rows, 22 columns): text shows it
+ * only when asked for with --table episodes; CSV and JSON, read by programs,
+ * always hold it.
+ */
+static int list_asked(const struct out *o)
+{
+	const char *only = out_only_name(o);
+
+	return out_format_of(o) != OUT_TEXT || (only && !strcmp(only, "episodes"));
 }
 
 /* The stored episodes overlapping the window, in the section's order. */
@@ -608,14 +624,15 @@ int report_episodes(struct vms_window *ctx, struct out *o)
 {
 	struct episode *ep = NULL;
 	struct avail a;
-	int n, rc;
+	int n, rc, listed;
 
 	if (load_stored(ctx, &ep, &n))
 		return -1;
 	check_avail(ctx, NULL, &a);
-	rc = episodes_table(ctx, o, ep, n, &a);
+	listed = !n || list_asked(o);
+	rc = listed ? episodes_table(ctx, o, ep, n, &a) : 0;
 	if (!rc)
-		rc = per_task_table(o, ep, n, &a);
+		rc = per_task_table(o, ep, n, &a, listed);
 	if (!rc)
 		rc = per_node_table(o, ep, n, &a);
 	free_episodes(ep, n);

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report-util.c - counter deltas over the window, shared by the report
- * sections (the window itself is lib/window.c).
+ * report-util.c - counter deltas over the window and the recorded memcg,
+ * shared by the report sections and compare (the window itself is
+ * lib/window.c).
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "vms.h"
 #include "report.h"
 
@@ -46,4 +50,26 @@ double report_counter_span(struct vms_window *ctx, const char *source)
 		span = sqlite3_column_int64(st, 0) / 1e9;
 	sqlite3_finalize(st);
 	return span;
+}
+
+int report_memcg_scope(struct vms_window *ctx, char **scope)
+{
+	sqlite3_stmt *st = vms_window_prepare(ctx, "SELECT scope FROM counter_sample"
+					  " WHERE source = 'memcg' GROUP BY scope ORDER BY COUNT(*) DESC,"
+					  " scope LIMIT 1");
+	int rc;
+
+	*scope = NULL;
+	if (!st)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_text(st, 0) &&
+	    !(*scope = strdup((const char *)sqlite3_column_text(st, 0)))) {
+		sqlite3_finalize(st);
+		return vms_error("out of memory");
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		return 0;
+	return vms_error("%s: %s", vms_db_path(ctx->db), sqlite3_errmsg(ctx->sql));
 }

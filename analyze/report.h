@@ -43,6 +43,12 @@ int report_counter_delta(struct vms_window *ctx, const char *source, const char 
 			 const char *name, long long *delta);
 /* Seconds between the two samples report_counter_delta() uses (0 when unknown). */
 double report_counter_span(struct vms_window *ctx, const char *source);
+/*
+ * The memcg the run recorded (`record -m`): the scope of its memory.stat
+ * samples (the one with most samples). Return: 0 with *scope (caller frees)
+ * or NULL when the run has none, -1 on error.
+ */
+int report_memcg_scope(struct vms_window *ctx, char **scope);
 
 /* --- windows over the derived rollups (report-buckets.c) --- */
 

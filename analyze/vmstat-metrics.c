@@ -7,13 +7,18 @@
  * Formulas (every counter is its delta: the last vmstat sample at or before
  * the end of the window minus the last at or before its start, the first
  * sample when none is before; T = seconds between those two samples):
- *   efficiency % = 100 * pgsteal / pgscan (100 when nothing was scanned)
+ *   efficiency % = 100 * pgsteal / pgscan (undefined when nothing was scanned)
  *   velocity     = pgscan / T
  *   % direct     = 100 * pgscan_direct / (pgscan_direct + pgscan_kswapd)
  *   other reclaim (memcg limit) = pgscan_anon + pgscan_file - pgscan_kswapd
  *                  - pgscan_direct - pgscan_khugepaged - pgscan_proactive
- *   page writes file = nr_vmscan_write - pswpout
+ *   page writes file = nr_vmscan_write - pswpout (undefined when negative)
+ *
+ * A value with no meaning (a ratio of nothing, a difference of two counters
+ * that came out negative) is unavailable with @undefined saying why, never a
+ * made-up 100 or 0.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,21 +26,25 @@
 #include "vmstat-metrics.h"
 #include "vms-strmap.h"
 
+#define NOTHING_SCANNED "nothing was scanned (an efficiency of nothing)"
+
 struct deltas {
 	struct strmap map;	/* counter name -> long long * delta */
 	double span;		/* T, seconds */
 	int samples;		/* counters found in both samples */
 };
 
-static int load_deltas(struct vms_window *ctx, struct deltas *d)
+/* The deltas of every counter of @source and @scope over the window. */
+static int load_deltas(struct vms_window *ctx, const char *source, const char *scope,
+		       struct deltas *d)
 {
 	sqlite3_stmt *st = vms_window_prepare(ctx,
 		"WITH ids AS (SELECT"
-		" COALESCE((SELECT id FROM counter_sample WHERE source = 'vmstat' AND scope = ''"
+		" COALESCE((SELECT id FROM counter_sample WHERE source = ?3 AND scope = ?4"
 		"           AND ts <= ?1 ORDER BY ts DESC LIMIT 1),"
-		"          (SELECT id FROM counter_sample WHERE source = 'vmstat' AND scope = ''"
+		"          (SELECT id FROM counter_sample WHERE source = ?3 AND scope = ?4"
 		"           ORDER BY ts LIMIT 1)) AS a,"
-		" (SELECT id FROM counter_sample WHERE source = 'vmstat' AND scope = '' AND ts <= ?2"
+		" (SELECT id FROM counter_sample WHERE source = ?3 AND scope = ?4 AND ts <= ?2"
 		"  ORDER BY ts DESC LIMIT 1) AS z)"
 		" SELECT va.name, vz.value - va.value,"
 		"  (SELECT ts FROM counter_sample WHERE id = ids.z) -"
@@ -49,6 +58,8 @@ static int load_deltas(struct vms_window *ctx, struct deltas *d)
 	d->samples = 0;
 	if (!st)
 		return -1;
+	sqlite3_bind_text(st, 3, source, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, scope, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
 		struct strmap_entry *e = name ? strmap_get(&d->map, name, strlen(name)) : NULL;
@@ -112,13 +123,15 @@ static int need(const struct deltas *d, const char *name, long long *v, const ch
 	return 0;
 }
 
-static void add(struct vmstat_metrics *out, const char *label, const char *formula,
-		enum vmstat_metric_kind kind, int available, double value, const char *missing)
+/* Return: the metric added, NULL when the list is full. */
+static struct vmstat_metric *add(struct vmstat_metrics *out, const char *label, const char *formula,
+				 enum vmstat_metric_kind kind, int available, double value,
+				 const char *missing)
 {
 	struct vmstat_metric *m;
 
 	if (out->n >= VMSTAT_METRICS_MAX)
-		return;
+		return NULL;
 	m = &out->m[out->n++];
 	m->label = label;
 	m->formula = formula;
@@ -126,6 +139,19 @@ static void add(struct vmstat_metrics *out, const char *label, const char *formu
 	m->available = available;
 	m->value = available ? value : 0;
 	m->missing = available ? NULL : missing;
+	m->undefined = NULL;
+	return m;
+}
+
+/* add() of a value that all its counters give but that means nothing: '-' and @why. */
+static void add_undefined(struct vmstat_metrics *out, const char *label, const char *formula,
+			  enum vmstat_metric_kind kind, int have, int defined, double value,
+			  const char *missing, const char *why)
+{
+	struct vmstat_metric *m = add(out, label, formula, kind, have && defined, value, missing);
+
+	if (m && have && !defined)
+		m->undefined = why;
 }
 
 /* One counter's delta; @alt is its name on older kernels (workingset_refault before 5.9). */
@@ -146,7 +172,7 @@ int vmstat_counter_metrics(struct vms_window *ctx, struct vmstat_metrics *out)
 	int hk, hd, have;
 
 	memset(out, 0, sizeof(*out));
-	if (load_deltas(ctx, &d)) {
+	if (load_deltas(ctx, "vmstat", "", &d)) {
 		strmap_release(&d.map, free);
 		return -1;
 	}
@@ -162,20 +188,21 @@ int vmstat_counter_metrics(struct vms_window *ctx, struct vmstat_metrics *out)
 
 	miss = NULL;
 	have = need(&d, "pgscan_kswapd", &sk, &miss) & need(&d, "pgsteal_kswapd", &rk, &miss);
-	add(out, "Kswapd efficiency %", "100*pgsteal_kswapd/pgscan_kswapd", VMSTAT_PERCENT, have,
-	    sk ? 100.0 * rk / sk : 100.0, miss);
+	add_undefined(out, "Kswapd efficiency %", "100*pgsteal_kswapd/pgscan_kswapd", VMSTAT_PERCENT,
+		      have, sk > 0, sk ? 100.0 * rk / sk : 0, miss, NOTHING_SCANNED);
 	add(out, "Kswapd velocity (pages/s)", "pgscan_kswapd/T", VMSTAT_RATE, hk && d.span > 0,
 	    d.span > 0 ? sk / d.span : 0, hk ? NULL : "pgscan_kswapd");
 	miss = NULL;
 	have = need(&d, "pgscan_direct", &sd, &miss) & need(&d, "pgsteal_direct", &rd, &miss);
-	add(out, "Direct efficiency %", "100*pgsteal_direct/pgscan_direct", VMSTAT_PERCENT, have,
-	    sd ? 100.0 * rd / sd : 100.0, miss);
+	add_undefined(out, "Direct efficiency %", "100*pgsteal_direct/pgscan_direct", VMSTAT_PERCENT,
+		      have, sd > 0, sd ? 100.0 * rd / sd : 0, miss, NOTHING_SCANNED);
 	add(out, "Direct velocity (pages/s)", "pgscan_direct/T", VMSTAT_RATE, hd && d.span > 0,
 	    d.span > 0 ? sd / d.span : 0, hd ? NULL : "pgscan_direct");
 	miss = NULL;
 	have = need(&d, "pgscan_direct", &sd, &miss) & need(&d, "pgscan_kswapd", &sk, &miss);
-	add(out, "Percentage direct scans", "100*pgscan_direct/(pgscan_direct+pgscan_kswapd)",
-	    VMSTAT_PERCENT, have, sk + sd ? 100.0 * sd / (sk + sd) : 0, miss);
+	add_undefined(out, "Percentage direct scans", "100*pgscan_direct/(pgscan_direct+pgscan_kswapd)",
+		      VMSTAT_PERCENT, have, sk + sd > 0, sk + sd ? 100.0 * sd / (sk + sd) : 0, miss,
+		      "neither kswapd nor direct reclaim scanned a page (a share of nothing)");
 
 	add_delta(out, &d, "Pages scanned anon (all reclaimers)", "pgscan_anon", NULL);
 	add_delta(out, &d, "Pages scanned file (all reclaimers)", "pgscan_file", NULL);
@@ -194,8 +221,10 @@ int vmstat_counter_metrics(struct vms_window *ctx, struct vmstat_metrics *out)
 	add_delta(out, &d, "Page writes by reclaim", "nr_vmscan_write", NULL);
 	miss = NULL;
 	have = need(&d, "nr_vmscan_write", &a, &miss) & need(&d, "pswpout", &b, &miss);
-	add(out, "Page writes file", "nr_vmscan_write-pswpout", VMSTAT_COUNT, have, (double)(a - b),
-	    miss);
+	add_undefined(out, "Page writes file", "nr_vmscan_write-pswpout", VMSTAT_COUNT, have, a >= b,
+		      (double)(a - b), miss,
+		      "negative: nr_vmscan_write is a node counter whose per-CPU parts /proc/vmstat "
+		      "had not all folded in when sampled, pswpout an exact event count");
 	add(out, "Page writes anon", "pswpout", VMSTAT_COUNT, have, (double)b, miss);
 	add_delta(out, &d, "Page reclaim immediate", "nr_vmscan_immediate_reclaim", NULL);
 	add_delta(out, &d, "Slabs scanned", "slabs_scanned", NULL);
@@ -223,6 +252,60 @@ int vmstat_counter_metrics(struct vms_window *ctx, struct vmstat_metrics *out)
 	if (!out->has_samples)
 		for (int i = 0; i < out->n; i++)
 			out->m[i].missing = NULL;
+	strmap_release(&d.map, free);
+	return 0;
+}
+
+/* A memory.stat counter: its name on cgroup v2 / v1 (local), then the v1 hierarchical one. */
+static int get_memcg(const struct deltas *d, const char *name, long long *v)
+{
+	char total[64];
+
+	if (get(d, name, v))
+		return 1;
+	snprintf(total, sizeof(total), "total_%s", name);
+	return get(d, total, v);
+}
+
+int vmstat_memcg_metrics(struct vms_window *ctx, const char *scope, struct vmstat_metrics *out)
+{
+	static const struct {
+		const char *label, *name, *alt;	/* alt: the name before 5.9 */
+	} rows[] = {
+		{ "Refaults file", "workingset_refault_file", "workingset_refault" },
+		{ "Refaults anon", "workingset_refault_anon", NULL },
+		{ "Refault activations file", "workingset_activate_file", "workingset_activate" },
+		{ "Refault activations anon", "workingset_activate_anon", NULL },
+		{ "Refault restores file", "workingset_restore_file", "workingset_restore" },
+		{ "Major faults", "pgmajfault", NULL },
+		{ "Pages scanned", "pgscan", NULL },
+		{ "Pages reclaimed", "pgsteal", NULL },
+		{ "Kswapd pages scanned", "pgscan_kswapd", NULL },
+		{ "Direct pages scanned", "pgscan_direct", NULL },
+		{ "Proactive pages scanned", "pgscan_proactive", NULL },
+		{ "Pages scanned anon", "pgscan_anon", NULL },
+		{ "Pages scanned file", "pgscan_file", NULL },
+		{ "Swap outs", "pswpout", NULL },
+		{ "Swap ins", "pswpin", NULL },
+		{ "Pages paged out (v1 pgpgout)", "pgpgout", NULL },
+	};
+	struct deltas d;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (load_deltas(ctx, "memcg", scope, &d)) {
+		strmap_release(&d.map, free);
+		return -1;
+	}
+	out->has_samples = d.samples > 0;
+	out->span = d.span;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		long long v = 0;
+		int have = get_memcg(&d, rows[i].name, &v) ||
+			   (rows[i].alt && get_memcg(&d, rows[i].alt, &v));
+
+		add(out, rows[i].label, rows[i].name, VMSTAT_COUNT, have, (double)v, rows[i].name);
+	}
 	strmap_release(&d.map, free);
 	return 0;
 }
@@ -294,8 +377,9 @@ int vmstat_trace_metrics(struct vms_window *ctx, struct vmstat_metrics *out)
 	for (i = 0; i < 2; i++) {
 		add(out, labels[i][0], "sum of nr_scanned", VMSTAT_COUNT, 1, (double)v[i][0], NULL);
 		add(out, labels[i][1], "sum of nr_reclaimed", VMSTAT_COUNT, 1, (double)v[i][1], NULL);
-		add(out, labels[i][2], "100*nr_reclaimed/nr_scanned", VMSTAT_PERCENT, 1,
-		    v[i][0] ? 100.0 * v[i][1] / v[i][0] : 100.0, NULL);
+		add_undefined(out, labels[i][2], "100*nr_reclaimed/nr_scanned", VMSTAT_PERCENT, 1,
+			      v[i][0] > 0, v[i][0] ? 100.0 * v[i][1] / v[i][0] : 0, NULL,
+			      NOTHING_SCANNED);
 		add(out, labels[i][3], "sum of nr_scanned with RECLAIM_WB_ANON", VMSTAT_COUNT, 1,
 		    (double)v[i][2], NULL);
 		add(out, labels[i][4], "sum of nr_scanned with RECLAIM_WB_FILE", VMSTAT_COUNT, 1,

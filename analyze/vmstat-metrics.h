@@ -11,6 +11,7 @@
  *    its metric unavailable, never 0; @missing names it.
  *  - vmstat_trace_metrics(): what the trace itself gives without counters
  *    (sums of mm_vmscan_lru_shrink_inactive per reclaimer: kswapd, other tasks).
+ *  - vmstat_memcg_metrics(): the recorded memcg's own memory.stat deltas.
  *
  * Both read only, respect [ctx->from, ctx->to], and return 0 or -1 with
  * vms_error() set.
@@ -31,6 +32,7 @@ struct vmstat_metric {
 	const char *label;	/* "Direct pages scanned" (the labels of report's vmstat table) */
 	const char *formula;	/* "pgscan_direct", "100*pgsteal_kswapd/pgscan_kswapd" */
 	const char *missing;	/* !available: the counter this kernel lacks (NULL: another reason) */
+	const char *undefined;	/* !available with every counter there: why ("nothing scanned") */
 	enum vmstat_metric_kind kind;
 	int available;
 	double value;
@@ -58,5 +60,13 @@ struct vmstat_metrics {
 int vmstat_counter_metrics(struct vms_window *ctx, struct vmstat_metrics *out);
 /* Return: 0, -1 on error. */
 int vmstat_trace_metrics(struct vms_window *ctx, struct vmstat_metrics *out);
+/*
+ * The memcg's own counters: memory.stat deltas (source 'memcg', @scope the
+ * memcg's path) over the window, by their cgroup v2 names (v1 local names
+ * are the same; v1 'total_' names are taken when the local one is absent).
+ * A counter the memcg's memory.stat lacks (v1 has no pgscan) is unavailable.
+ * Return: 0, -1 on error.
+ */
+int vmstat_memcg_metrics(struct vms_window *ctx, const char *scope, struct vmstat_metrics *out);
 
 #endif

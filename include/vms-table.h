@@ -50,6 +50,10 @@ int out_table(struct out *o, const struct table *t);
 void out_only(struct out *o, const char *table);
 /* Did a table of the out_only() name come? */
 int out_only_found(const struct out *o);
+/* The format given to out_open(). */
+enum out_format out_format_of(const struct out *o);
+/* The out_only() name, or NULL: a section may print a long table only when asked for it. */
+const char *out_only_name(const struct out *o);
 /* The names of all tables that came to out_table(), ", "-separated ("none"); valid until out_close(). */
 const char *out_table_names(const struct out *o);
 /* Finish the document (JSON closing brackets). Return: 0, or -1 on a write error or a table out_table() refused. */

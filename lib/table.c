@@ -582,6 +582,16 @@ int out_only_found(const struct out *o)
 	return o->only_found;
 }
 
+enum out_format out_format_of(const struct out *o)
+{
+	return o->fmt;
+}
+
+const char *out_only_name(const struct out *o)
+{
+	return o->only;
+}
+
 const char *out_table_names(const struct out *o)
 {
 	return o->names.len ? o->names.buf : "none";

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd-plot.c - `vmscope plot`: a gnuplot figure (PNG, SVG or 80-column text)
+ * cmd-plot.c - `vmscope plot`: a gnuplot figure (PNG, SVG or 60-200 column text)
  * of one run, or of two runs overlaid. Parses the options, opens the
  * database(s), has the kind (plots/kind-KIND.c) write the figure's .dat
  * files into a private working directory next to a copy of the script
@@ -32,12 +32,13 @@
 
 static const struct cli_help plot_help = {
 	.synopsis = { "vmscope plot DB KIND [-o FILE] [--compare B.db] [options]",
+		      "vmscope plot A1.db [A2.db ...] KIND --compare B1.db [B2.db ...] [options]",
 		      "vmscope plot --list" },
 	.about = "Draw a gnuplot figure of a vmscope database. KIND is one of:\n"
 		 "  ratio      slab and file LRU sizes, slab/page-cache ratio (counters)\n"
 		 "  refaults   anon/file refault and activation rates (counters)\n"
 		 "  kswapd     kswapd awake per node, failures, node_unreclaimable, reclaim calls\n"
-		 "  scan       pages scanned/reclaimed per second, kswapd/direct, file/anon\n"
+		 "  scan       pages scanned/reclaimed per second by reclaimer, file/anon\n"
 		 "  stalls     latency distribution of reclaim calls and throttling\n"
 		 "  lru        LRU list sizes; free pages against the watermarks (counters)\n"
 		 "  shrinkers  objects scanned/freed per second by the top shrinkers\n"
@@ -383,35 +384,136 @@ static int deliver(const char *made, const char *dest, int keep)
 	return copy_file(made, dest);
 }
 
+/* Does the long option @name (without "--", @len bytes) take a value in @opts? */
+static int takes_value(const struct cli_option *opts, const char *name, size_t len)
+{
+	for (; opts->type != CLI_OPT_END; opts++)
+		if (opts->long_name && opts->argh && opts->type != CLI_OPT_ARG &&
+		    opts->type != CLI_OPT_ARG_LIST && strlen(opts->long_name) == len &&
+		    !strncmp(opts->long_name, name, len))
+			return 1;
+	return 0;
+}
+
+/* Does the short option -@c take a value (-o FILE)? */
+static int short_takes_value(const struct cli_option *opts, int c)
+{
+	for (; opts->type != CLI_OPT_END; opts++)
+		if (opts->short_name == c && opts->argh)
+			return 1;
+	return 0;
+}
+
+/*
+ * argv with every database after `--compare B1.db` given as `--compare DB`,
+ * so that the option table collects side B. Return: the new argv (caller
+ * frees the array; the strings are argv's), or NULL out of memory.
+ */
+static const char **plot_split_compare(int argc, const char **argv, const struct cli_option *opts,
+				       int *nargc)
+{
+	const char **out = calloc(2 * argc + 1, sizeof(*out));
+	int n = 0, side_b = 0;
+
+	if (!out)
+		return NULL;
+	out[n++] = argv[0];
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			while (i < argc)
+				out[n++] = argv[i++];
+			break;
+		}
+		if (a[0] == '-' && a[1]) {
+			out[n++] = a;
+			if (!strcmp(a, "--compare"))
+				side_b = 1;
+			else if (!strncmp(a, "--compare=", 10))
+				side_b = 1;
+			/* an option's value (--compare's first database too) is not a positional */
+			if (((a[1] == '-' && !strchr(a, '=') && takes_value(opts, a + 2, strlen(a + 2))) ||
+			     (a[1] != '-' && !a[2] && short_takes_value(opts, a[1]))) && i + 1 < argc)
+				out[n++] = argv[++i];
+			continue;
+		}
+		if (side_b)
+			out[n++] = "--compare";
+		out[n++] = a;
+	}
+	*nargc = n;
+	return out;
+}
+
 int cmd_plot(int argc, const char **argv)
 {
 	const char *path = NULL, *kind_name = NULL, *output = NULL, *compare = NULL, *keep = NULL;
+	struct cli_list rest = { 0 }, cmp = { 0 };
+	const char **args = NULL;
+	int nargs = 0, ngroup[2] = { 1, 0 }, groups = 0;
+	char side_label[2][PLOT_LABEL_MAX + 1];
+	const char *rpath[PLOT_RUNS_MAX] = { NULL };
 	char *gnuplot = NULL, *plotdir = NULL, *workdir = NULL, *made = NULL, *script = NULL;
 	struct image_size size = { DEFAULT_WIDTH, DEFAULT_HEIGHT, 0 };
-	struct plot_run runs[2] = { 0 };
+	struct plot_run runs[PLOT_RUNS_MAX] = { 0 };
 	struct plot_job job = { 0 };
 	const struct plot_kind *kind;
 	struct vms_buf vars = { 0 }, out = { 0 };
 	struct cli_window win = { 0 };
-	int width, height, list = 0, rc = 1, status;
+	int width, height, list = 0, rc = 1, status, force = 0, text_width = 0;
 	char tmpl[PATH_MAX];
+	struct stat st;
 	const struct cli_option opts[] = {
 		OPT_STRING('o', "output", &output, "FILE",
-			   "output; .png, .svg or .txt (80x25 text) (default KIND.png)"),
+			   "output; .png, .svg or .txt (text, 80x25) (default KIND.png)"),
 		OPT_CALLBACK(0, "size", &size, "WxH",
 			     "image size in pixels for .png and .svg (default 900x600)", parse_size,
 			     "WIDTHxHEIGHT in pixels (100 to 10000 each)"),
-		OPT_STRING(0, "compare", &compare, "B.db", "overlay a second run; the legend names both"),
+		OPT_INT(0, "width", &text_width, "COLS",
+			"width of a .txt plot in characters, 60 to 200 (default 80)", 60, 200),
+		OPT_BOOL('f', "force", &force, "replace FILE if it exists"),
+		OPT_STRING_LIST(0, "compare", &cmp, "B.db", "overlay a second run; the legend names both;\n"
+				"every database after it is side B's (KIND before it)"),
 		OPT_WINDOW(&win, "the run"),
 		OPT_STRING(0, "keep", &keep, "DIR", "leave the gnuplot script and its .dat files in DIR"),
 		OPT_MODE(0, "list", &list, "list the kinds and exit"),
 		OPT_ARG("DB", "database", &path),
-		OPT_ARG("KIND", "plot kind (see vmscope plot --list)", &kind_name),
+		OPT_ARG_LIST("KIND", &rest),
 		OPT_END(),
 	};
 
-	if (cli_parse_options(argc, argv, opts, &plot_help, &rc))
-		return rc;
+	if (!(args = plot_split_compare(argc, argv, opts, &nargs)))
+		return error("out of memory");
+	rc = cli_parse_options(nargs, args, opts, &plot_help, &status);
+	free(args);
+	if (rc) {
+		cli_list_release(&rest);
+		cli_list_release(&cmp);
+		return status;
+	}
+	rc = 1;
+	/* DB [A2.db ...] KIND: the kind is the last; the databases before it are side A's */
+	if (rest.n) {
+		kind_name = rest.items[rest.n - 1];
+		ngroup[0] = rest.n;
+	}
+	ngroup[1] = cmp.n;
+	compare = cmp.n ? cmp.items[0] : NULL;
+	groups = ngroup[0] > 1 || ngroup[1] > 1;
+	if (ngroup[0] + ngroup[1] <= PLOT_RUNS_MAX) {	/* the strings are argv's */
+		rpath[0] = path;
+		for (int i = 1; i < ngroup[0]; i++)
+			rpath[i] = rest.items[i - 1];
+		for (int i = 0; i < ngroup[1]; i++)
+			rpath[ngroup[0] + i] = cmp.items[i];
+	}
+	cli_list_release(&rest);
+	cli_list_release(&cmp);
+	if (!list && !kind_name)
+		return cli_usage_error(opts, &plot_help, "no plot kind given (see vmscope plot --list)");
+	if (ngroup[0] + ngroup[1] > PLOT_RUNS_MAX)
+		return cli_usage_error(opts, &plot_help, "at most %d runs in one figure", PLOT_RUNS_MAX);
 	if (list) {
 		for (int k = 0; k < plot_nkinds; k++)
 			printf("%-10s %s\n", plot_kinds[k]->name, plot_kinds[k]->summary);
@@ -436,9 +538,15 @@ int cmd_plot(int argc, const char **argv)
 		if (size.given)
 			return cli_usage_error(opts, &plot_help, "--size is for .png and .svg: text"
 					       " plots are %dx%d characters", TEXT_WIDTH, TEXT_HEIGHT);
-		width = TEXT_WIDTH;
+		width = text_width ? text_width : TEXT_WIDTH;
 		height = TEXT_HEIGHT;
+	} else if (text_width) {
+		return cli_usage_error(opts, &plot_help, "--width is for .txt plots: give .png and"
+				       " .svg a size in pixels with --size");
 	}
+	/* as record and import: an existing file is replaced only when asked */
+	if (!force && !lstat(output, &st))
+		return error("'%s' already exists (use --force to replace it)", output);
 
 	gnuplot = find_in_path("gnuplot");
 	if (!gnuplot)
@@ -451,12 +559,35 @@ int cmd_plot(int argc, const char **argv)
 		goto out;
 	}
 
-	if (plot_run_open(&runs[0], path, win.from, win.to, win.has_from, win.has_to)) {
+	if (groups && !kind->groups) {
+		free(gnuplot);
+		free(plotdir);
+		return cli_usage_error(opts, &plot_help, "several runs a side: the %s figure does not"
+				       " take groups (scan and stalls do)", kind->name);
+	}
+	if (groups) {
+		for (int i = 0; i < ngroup[0] + ngroup[1]; i++) {
+			if (plot_run_open(&runs[i], rpath[i], win.from, win.to, win.has_from,
+					  win.has_to)) {
+				rc = error("%s: %s", i < ngroup[0] ? "A" : "B", vms_last_error());
+				goto out;
+			}
+			job.run[job.nruns++] = &runs[i];
+		}
+		for (int k = 0; k < 2; k++) {
+			char buf[PLOT_LABEL_MAX + 1];
+
+			snprintf(buf, sizeof(buf), "%c:mean_of_%d_run%s", 'A' + k, ngroup[k],
+				 ngroup[k] == 1 ? "" : "s");
+			plot_sanitize(side_label[k], sizeof(side_label[k]), buf);
+		}
+	} else if (plot_run_open(&runs[0], path, win.from, win.to, win.has_from, win.has_to)) {
 		rc = error_last();
 		goto out;
 	}
-	job.run[job.nruns++] = &runs[0];
-	if (compare) {
+	if (!groups)
+		job.run[job.nruns++] = &runs[0];
+	if (compare && !groups) {
 		if (plot_run_open(&runs[1], compare, win.from, win.to, win.has_from,
 				  win.has_to)) {
 			rc = error_last();
@@ -502,13 +633,19 @@ int cmd_plot(int argc, const char **argv)
 		rc = error_last();
 		goto out;
 	}
+	if (groups && (dat_merge_group(&job, kind->name, 0, ngroup[0], 'A', side_label[0]) ||
+		       (ngroup[1] && dat_merge_group(&job, kind->name, ngroup[0], ngroup[1], 'B',
+						     side_label[1])))) {
+		rc = error_last();
+		goto out;
+	}
 	/* only names and numbers chosen here: nothing from the user or the trace */
 	if (vms_buf_addf(&vars, "kind='%s'; outfmt='%s'; width=%d; height=%d; outfile='%s.%s';"
-			 " data_a='%s-a.dat'; data_b='%s%s'; xmin=%.9g; xmax=%.9g; %s",
+			 " data_a='%s-%s.dat'; data_b='%s%s'; xmin=%.9g; xmax=%.9g; spread=%d; %s",
 			 kind->name, format_ext[job.fmt], width, height, kind->name,
-			 format_ext[job.fmt], kind->name, compare ? kind->name : "",
-			 compare ? "-b.dat" : "", job.xmin, job.xmax,
-			 job.vars.buf ? job.vars.buf : "")) {
+			 format_ext[job.fmt], kind->name, groups ? "sideA" : "a",
+			 compare ? kind->name : "", !compare ? "" : groups ? "-sideB.dat" : "-b.dat",
+			 job.xmin, job.xmax, groups, job.vars.buf ? job.vars.buf : "")) {
 		rc = error("out of memory");
 		goto out;
 	}
@@ -553,8 +690,8 @@ int cmd_plot(int argc, const char **argv)
 out:
 	if (workdir && !keep)
 		remove_tmpdir(workdir);
-	plot_run_close(&runs[0]);
-	plot_run_close(&runs[1]);
+	for (int i = 0; i < PLOT_RUNS_MAX; i++)
+		plot_run_close(&runs[i]);
 	vms_buf_release(&vars);
 	vms_buf_release(&out);
 	vms_buf_release(&job.vars);

@@ -165,4 +165,5 @@ const struct plot_kind plot_kind_stalls = {
 	.name = "stalls",
 	.summary = "latency distribution of reclaim calls and throttling (trace)",
 	.write = write_stalls,
+	.groups = 1,
 };

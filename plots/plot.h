@@ -37,6 +37,9 @@ enum plot_format { PLOT_PNG, PLOT_SVG, PLOT_TXT };
 /* Longest label written to a .dat file (run names, comms, shrinkers), bytes. */
 #define PLOT_LABEL_MAX 40
 
+/* Most runs of one figure: both groups of `plot A1.db ... KIND --compare B1.db ...`. */
+#define PLOT_RUNS_MAX 16
+
 struct plot_run {
 	struct vms_window ctx;		/* database and window (ns on the trace clock) */
 	const char *path;		/* database as given; borrowed */
@@ -47,8 +50,8 @@ struct plot_run {
 
 struct plot_job {
 	const char *dir;		/* working directory the .dat files go to */
-	struct plot_run *run[2];
-	int nruns;			/* 1, or 2 with --compare */
+	struct plot_run *run[PLOT_RUNS_MAX];
+	int nruns;			/* 1, 2 with --compare, or the runs of both groups */
 	enum plot_format fmt;
 	double xmin, xmax;		/* x range, s from each run's start; set by the writer */
 	struct vms_buf vars;		/* extra `name=number;` assignments for gnuplot -e */
@@ -60,6 +63,7 @@ struct plot_kind {
 	const char *summary;
 	int (*write)(struct plot_job *job);		/* all runs at once, x range too */
 	int (*write_run)(struct plot_job *job, int i);	/* or run i alone; x: the windows */
+	int groups;	/* block 0 holds its series, aligned by row across runs: groups of runs merge */
 };
 
 extern const struct plot_kind *const plot_kinds[];	/* plots/kinds.c */
@@ -92,6 +96,18 @@ void plot_run_close(struct plot_run *r);
  * kind needs: the message names them).
  */
 int plot_write_data(const struct plot_kind *kind, struct plot_job *job);
+
+/**
+ * dat_merge_group() - one side of a group figure
+ * @first, @n: the side's runs, job->run[first .. first + n)
+ * @side: 'A' or 'B'; @label: its legend name (sanitized)
+ *
+ * After plot_write_data() wrote each run's KIND-x.dat, writes KIND-sideA.dat
+ * (B): block 0's columns as the mean over the runs, then lo_ (minimum) and
+ * hi_ (maximum) of each. Return: 0, or -1 with vms_error set.
+ */
+int dat_merge_group(struct plot_job *job, const char *kind, int first, int n, char side,
+		    const char *label);
 
 /**
  * plot_sanitize() - make untrusted text safe as a gnuplot data token

@@ -241,7 +241,7 @@ test_expect_success SQLITE3 'episodes: --from/--to keeps the episodes overlappin
 '
 
 test_expect_success SQLITE3 'episodes: text output names the cut and lost columns' '
-	vmscope report ep.db episodes > ep.out &&
+	vmscope report ep.db episodes --table episodes > ep.out &&
 	head -2 ep.out | grep -q " cut  *lost$" &&
 	grep -q "note: cut: 1 episodes began before the trace" ep.out
 '

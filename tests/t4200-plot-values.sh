@@ -32,7 +32,7 @@ write_trace() {
 # plotted DB KIND: "title x y" of every nonzero point gnuplot draws, one a line
 plotted() {
 	rm -rf keep-$2 &&
-	vmscope plot "$1" "$2" -o "$2.txt" --keep keep-$2 2> keep.err &&
+	vmscope plot "$1" "$2" -f -o "$2.txt" --keep keep-$2 2> keep.err &&
 	vars=$(sed -n "s/.*gnuplot -e \"\(.*\)\" $2\.gp\$/\1/p" keep.err) &&
 	test -n "$vars" &&
 	(cd keep-$2 && gnuplot -e "$vars set table \"table.txt\"" "$2.gp") &&
