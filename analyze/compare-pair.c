@@ -192,8 +192,9 @@ static int vmstat_rows(struct cmp *c)
 		return vms_error("internal error: vmstat metric lists differ");
 	for (k = 0; k < 2; k++) {
 		if (!l[k]->has_samples)
-			table_note(c->t, "%s has no /proc/vmstat samples (imported traces have none; "
-				   "`vmscope record` samples them): its vmstat and ratio rows are '-'",
+			table_note(c->t, "%s has no /proc/vmstat samples (`vmscope record` samples them; "
+				   "import --counters or counters add give an imported trace its own): "
+				   "its vmstat and ratio rows are '-'",
 				   run_letter[k]);
 		else if (l[k]->span <= 0)
 			table_note(c->t, "%s: one vmstat sample in reach of the window (T = 0): its vmstat "

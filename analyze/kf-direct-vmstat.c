@@ -49,7 +49,8 @@ static int detect_direct_vmstat(struct vms_window *ctx, struct kf_episodes *eps,
 		return -1;
 	if (samples < 2) {
 		table_note(t, "direct without kswapd (vmstat): not run: this run has %s /proc/vmstat "
-			   "samples (imported traces have none; `vmscope record` samples them)",
+			   "samples (`vmscope record` samples them; an imported trace gets them with "
+			   "import --counters or counters add)",
 			   samples ? "only one of the" : "no");
 		return 0;
 	}

@@ -95,7 +95,8 @@ static int detect_unreclaimable(struct vms_window *ctx, struct kf_episodes *eps,
 		return -1;
 	if (!samples) {
 		table_note(t, "node_unreclaimable: not run: this run has no /proc/zoneinfo samples "
-			   "(imported traces have none; `vmscope record` samples them)");
+			   "(`vmscope record` samples them; an imported trace gets them with "
+			   "import --counters or counters add)");
 		return 0;
 	}
 	st = vms_window_prepare(ctx,

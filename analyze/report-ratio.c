@@ -299,8 +299,8 @@ static int unavailable_table(struct vms_window *ctx, struct out *o)
 	table_text(t, "unavailable: this run has no /proc/vmstat samples");
 	table_note(t, "the ratio needs counter samples (nr_slab_reclaimable, nr_slab_unreclaimable, "
 		   "nr_active_file, nr_inactive_file from /proc/vmstat; SReclaimable, Slab, Cached "
-		   "from /proc/meminfo), which only a recorded run has (`vmscope record`); an "
-		   "imported trace has none");
+		   "from /proc/meminfo): `vmscope record` samples them; for an imported trace, "
+		   "give the counter logs kept beside it with import --counters or counters add");
 	table_note(t, "the trace cannot stand in: no vmscan event carries the slab or page-cache "
 		   "size. mm_shrink_slab_start cache_items is one shrinker's freeable objects "
 		   "(dentries, inodes, ...; not pages, and scaled by vfs_cache_pressure), and its "

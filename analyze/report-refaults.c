@@ -555,8 +555,9 @@ static int unavailable_table(struct vms_window *ctx, struct out *o)
 	table_note(t, "refault, activation and restore rates need counter samples "
 		   "(workingset_refault_anon/_file, workingset_activate_anon/_file, "
 		   "workingset_restore_anon/_file, pgsteal_file from /proc/vmstat; up to 5.8 "
-		   "workingset_refault/_activate/_restore), which only a recorded run has "
-		   "(`vmscope record`); an imported trace has none");
+		   "workingset_refault/_activate/_restore): `vmscope record` samples them; for an "
+		   "imported trace, give the counter logs kept beside it with `vmscope import "
+		   "--counters` or `vmscope counters add`");
 	table_note(t, "the trace cannot stand in: no kernel 4.14-6.18 has a workingset or refault "
 		   "tracepoint, so refaults leave no event; the reclaim episodes are in the "
 		   "episodes section");

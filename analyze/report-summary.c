@@ -48,8 +48,9 @@ static int run_table(struct vms_window *ctx, struct out *o)
 	}
 	table_note(t, "times are seconds from the start of the run (first event or counter sample)");
 	if (!ctx->has_counters)
-		table_note(t, "this run has no /proc/vmstat samples (imported traces have none; "
-			   "`vmscope record` samples them): counter-based sections say what they lack");
+		table_note(t, "this run has no /proc/vmstat samples (`vmscope record` samples them; an "
+			   "imported trace gets them with import --counters or counters add): "
+			   "counter-based sections say what they lack");
 	out_table(o, t);
 	table_free(t);
 	return 0;
@@ -195,7 +196,8 @@ int report_summary(struct vms_window *ctx, struct out *o)
 		return -1;
 	if (simple_table(ctx, o, "sysctls", "Reclaim sysctls", "SELECT name, value FROM sysctl"
 			 " ORDER BY name", sysctl_cols, 2,
-			 "not recorded (imported traces do not carry sysctls)"))
+			 "not recorded (a trace does not carry them: import --sysctl NAME=VALUE or a "
+			 "`sysctl -a` file given to --counters)"))
 		return -1;
 	return simple_table(ctx, o, "counters", "Counter samples in the window",
 			    "SELECT source, scope, COUNT(*) FROM counter_sample WHERE ts BETWEEN ?1 AND ?2"

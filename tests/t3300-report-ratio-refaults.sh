@@ -353,7 +353,7 @@ test_expect_success SQLITE3 'no counters (an imported trace): both sections say 
 	vmscope report trace.db ratio refaults > none.txt &&
 	grep -F "unavailable: this run has no /proc/vmstat samples" none.txt &&
 	grep -F "the ratio needs counter samples (nr_slab_reclaimable, nr_slab_unreclaimable, nr_active_file, nr_inactive_file" none.txt &&
-	grep -F "which only a recorded run has (\`vmscope record\`)" none.txt &&
+	grep -F "\`vmscope record\` samples them; for an imported trace, give the counter logs kept beside it with import --counters or counters add" none.txt &&
 	grep -F "this window has 1 mm_shrink_slab_start event(s) with cache_items" none.txt &&
 	grep -F "no kernel 4.14-6.18 has a workingset or refault tracepoint" none.txt &&
 	assert_eq "$(grep -c "^Slab/page-cache ratio: unavailable$\|^Workingset refaults: unavailable$" none.txt)" 2
