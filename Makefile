@@ -136,6 +136,8 @@ LIB_OBJS += record/spool-decode.o
 LIB_OBJS += record/recover.o
 LIB_OBJS += record/text-line.o
 LIB_OBJS += record/text-payload.o
+LIB_OBJS += replay/decision-series.o
+LIB_OBJS += replay/decision-stream.o
 
 CMD_OBJS += main.o
 CMD_OBJS += cli/parse-options.o
