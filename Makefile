@@ -138,6 +138,7 @@ LIB_OBJS += record/text-line.o
 LIB_OBJS += record/text-payload.o
 LIB_OBJS += replay/decision-series.o
 LIB_OBJS += replay/decision-stream.o
+LIB_OBJS += record/instance.o
 
 CMD_OBJS += main.o
 CMD_OBJS += cli/parse-options.o
