@@ -50,7 +50,7 @@ same_events() {
 	end=$(sql "$1" "SELECT end_ts - 1000000 FROM run")
 	assert_eq "$(sql "$1" "SELECT COUNT(*) FROM lost_events")" 0 "vmscope lost events" &&
 	assert_eq "$(sql "$2.db" "SELECT COUNT(*) FROM lost_events")" 0 "trace-cmd lost events" &&
-	test "$(sql "$1" "SELECT events FROM run")" -gt 0 &&
+	test "$(sql "$1" "SELECT COUNT(*) FROM mm_vmscan_lru_shrink_inactive")" -gt 100 &&
 	for t in $(sql "$1" "SELECT DISTINCT tbl FROM event_table WHERE system = \"vmscan\""); do
 		sql "$1" "SELECT COUNT(*) FROM \"$t\" WHERE ts BETWEEN $start AND $end" > v.count
 		# vmscope does not trace itself (set_event_notrace_pid); trace-cmd --no-filter does
@@ -59,6 +59,10 @@ same_events() {
 		test_cmp tc.count v.count || { echo "table $t differs"; return 1; }
 	done
 }
+CG=/sys/fs/cgroup/memory/vmscope-t1230-$$
+# READ: the command recorded: in a 32 MiB memcg, reads a file 8 times its size
+# (memcg reclaim: the same events whatever the global pressure does meanwhile)
+READ="echo \$\$ > $CG/cgroup.procs; i=0; while [ \$i -lt 3 ]; do cat big > /dev/null; i=\$((i + 1)); done"
 # trace_cmd OUT [-B NAME]: start trace-cmd, wait until its buffer traces; pid in tc_pid
 trace_cmd() {
 	out=$1
@@ -110,7 +114,7 @@ test_expect_success ROOT,TRACEFS,SQLITE3 'a borrowed buffer another process read
 	grep -q "exclude each other" both.err
 '
 
-test_expect_success ROOT,TRACEFS,TRACE_CMD,SQLITE3 'under memory pressure: an instance made ahead of time and the top-level buffer record, and are left as found' '
+test_expect_success ROOT,TRACEFS,MEMCG,TRACE_CMD,SQLITE3 'under memory pressure: an instance made ahead of time and the top-level buffer record, and are left as found' '
 	test -x "$HOG" || { echo "build the samples (make samples)"; exit 1; }
 	wsf=$(cat /proc/sys/vm/watermark_scale_factor)
 	top_size=$(cat $T/buffer_size_kb | cut -d" " -f1)
@@ -124,6 +128,10 @@ test_expect_success ROOT,TRACEFS,TRACE_CMD,SQLITE3 'under memory pressure: an in
 	echo 2048 > $T/instances/$PRE/buffer_size_kb &&
 	echo 32768 > $T/instances/$CMP/buffer_size_kb || exit 1
 	pre_state=$(state $PRE)
+	dd if=/dev/urandom of=big bs=1M count=256 status=none || exit 1
+	mkdir $CG || exit 1
+	test_cleanup "rmdir $CG"
+	echo $((32 << 20)) > $CG/memory.limit_in_bytes || exit 1
 	trace_cmd tc1.dat || exit 1
 	echo 3000 > /proc/sys/vm/watermark_scale_factor || exit 1
 	"$HOG" --hold 40 > hog.log 2>&1 &
@@ -150,7 +158,7 @@ test_expect_success ROOT,TRACEFS,TRACE_CMD,SQLITE3 'under memory pressure: an in
 	test_must_fail vmscope record -q -e vmscan -o own.db -d 1 2> own.err &&
 	grep -q "Cannot allocate memory (the kernel cannot allocate a ring buffer now.*--instance NAME.*--top-level" own.err &&
 	# the made instance: 16 MiB per CPU cannot be had, what it has is kept
-	$VMSCOPE record -e vmscan --instance $PRE -o pre.db -d 4 2> pre.err &&
+	$VMSCOPE record -e vmscan --instance $PRE -o pre.db -- sh -c "$READ" 2> pre.err &&
 	cat pre.err &&
 	grep -q "could not allocate 16384 KiB per CPU for the tracefs instance .$PRE. (memory is short): recording with 20[0-9][0-9] KiB per CPU" pre.err &&
 	assert_eq "$(state $PRE)" "$pre_state" "instance left as found" &&
@@ -160,7 +168,7 @@ test_expect_success ROOT,TRACEFS,TRACE_CMD,SQLITE3 'under memory pressure: an in
 	stop_trace_cmd || exit 1
 	trace_cmd tc2.dat -B $CMP || exit 1
 	top_state=$(state)
-	$VMSCOPE record -q -e vmscan --top-level -b 0 -o top.db -d 4 &&
+	$VMSCOPE record -q -e vmscan --top-level -b 0 -o top.db -- sh -c "$READ" &&
 	assert_eq "$(state)" "$top_state" "top level left as found" &&
 	stop_trace_cmd || exit 1
 	kill $hog 2>/dev/null
