@@ -65,6 +65,16 @@ CG=/sys/fs/cgroup/memory/vmscope-t1230-$$
 # its page cache dropped first: pages the test shell cached are not the memcg's
 READ="echo \$\$ > $CG/cgroup.procs; i=0; while [ \$i -lt 3 ]; do
 	dd if=big iflag=nocache count=0 status=none; cat big > /dev/null; i=\$((i + 1)); done"
+# tracing PID: wait until recorder PID traces into its spool (at most 20 s), and commits
+tracing() {
+	i=0
+	while { [ "$(cat $T/instances/vmscope-$1/tracing_on 2>/dev/null)" != 1 ] ||
+		[ -z "$(ls ./*.spool-$1 2>/dev/null)" ]; } && [ $i -lt 100 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	sleep 2	# past the first commit (once a second): before it, nothing to recover
+}
 # trace_cmd OUT [-B NAME]: start trace-cmd, wait until its buffer traces; pid in tc_pid
 trace_cmd() {
 	out=$1
@@ -114,6 +124,32 @@ test_expect_success ROOT,TRACEFS,SQLITE3 'a borrowed buffer another process read
 	grep -q "no tracefs instance .no-such-$$. (make it ahead of time" none.err &&
 	test_must_fail vmscope record -q --instance x --top-level -o none.db 2> both.err &&
 	grep -q "exclude each other" both.err
+'
+
+test_expect_success ROOT,TRACEFS,SQLITE3 'after SIGKILL, --recover offers to remove the instance, --remove-instance removes it' '
+	$VMSCOPE record -q -e vmscan -o k1.db &
+	r=$!
+	test_cleanup "rmdir $T/instances/vmscope-$r"
+	tracing $r
+	kill -9 $r
+	wait $r || true
+	test -d $T/instances/vmscope-$r &&
+	vmscope record --recover k1.db < /dev/null 2> k1.err &&
+	grep -q "tracefs instance .vmscope-$r. of the dead recorder still traces into its buffers: remove it with .echo 0 > $T/instances/vmscope-$r/events/enable; rmdir" k1.err &&
+	test -d $T/instances/vmscope-$r &&
+	echo 0 > $T/instances/vmscope-$r/events/enable &&
+	rmdir $T/instances/vmscope-$r || exit 1
+	$VMSCOPE record -q -e vmscan -o k2.db &
+	r=$!
+	test_cleanup "rmdir $T/instances/vmscope-$r"
+	tracing $r
+	kill -9 $r
+	wait $r || true
+	vmscope record --recover k2.db --remove-instance 2> k2.err &&
+	grep -q "removed tracefs instance .vmscope-$r. of the dead recorder" k2.err &&
+	test ! -d $T/instances/vmscope-$r &&
+	assert_eq "$(sql k2.db "SELECT status FROM run")" incomplete &&
+	no_instance_left
 '
 
 test_expect_success ROOT,TRACEFS,MEMCG,TRACE_CMD,SQLITE3 'under memory pressure: an instance made ahead of time and the top-level buffer record, and are left as found' '
