@@ -162,6 +162,9 @@ LIB_OBJS += record/counters-mmtests.o
 LIB_OBJS += record/counters-proc.o
 LIB_OBJS += record/counters-set.o
 LIB_OBJS += record/counters-store.o
+LIB_OBJS += replay/decision-series.o
+LIB_OBJS += replay/decision-stream.o
+LIB_OBJS += record/instance.o
 
 CMD_OBJS += main.o
 CMD_OBJS += cli/parse-options.o

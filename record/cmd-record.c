@@ -17,17 +17,20 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <tracefs.h>
+
 #include "vms.h"
 #include "vms-import.h"
 #include "cli.h"
 #include "cgroup-run.h"
 #include "counters.h"
+#include "instance.h"
 #include "live.h"
 #include "recover.h"
 
 static const struct cli_help record_help = {
 	.synopsis = { "vmscope record -o DB [options] [-- COMMAND [ARGS...]]",
-		      "vmscope record --recover DB" },
+		      "vmscope record --recover DB [--remove-instance]" },
 	.about = "Record the kernel's reclaim live: vmscan and writeback trace events (and\n"
 		 "kmem:mm_page_alloc_extfrag) from a private tracefs instance, plus /proc/vmstat,\n"
 		 "/proc/meminfo, /proc/zoneinfo, per-node vmstat and a memcg's memory.stat\n"
@@ -130,6 +133,38 @@ static pid_t start_command(const char **argv, const struct memcg_run *cg)
 	return pid;
 }
 
+/*
+ * The private instance of the dead recorder @pid traces on into its buffers
+ * until removed: remove it with @remove, or when the user says so at a
+ * terminal; else say how. Return: 0, or 1 when it could not be removed.
+ */
+static int dead_instance(int pid, int remove)
+{
+	char name[64], answer[16] = "";
+	long kb = 0;
+
+	if (pid <= 0 || !trace_buffer_left_by(pid, name, sizeof(name)))
+		return 0;
+	if (!remove && isatty(0) && isatty(2)) {
+		fprintf(stderr, "vmscope record: tracefs instance '%s' of the dead recorder still "
+			"traces into its buffers; remove it? [y/N] ", name);
+		remove = fgets(answer, sizeof(answer), stdin) && (answer[0] == 'y' || answer[0] == 'Y');
+	}
+	if (!remove) {
+		vms_warning("tracefs instance '%s' of the dead recorder still traces into its "
+			    "buffers: remove it with 'echo 0 > %s/instances/%s/events/enable; rmdir "
+			    "%s/instances/%s' (--remove-instance does it with --recover)", name,
+			    tracefs_tracing_dir(), name, tracefs_tracing_dir(), name);
+		return 0;
+	}
+	if (trace_buffer_remove(name, &kb)) {
+		error_last();
+		return 1;
+	}
+	note("removed tracefs instance '%s' of the dead recorder (%ld KiB per CPU)", name, kb);
+	return 0;
+}
+
 int cmd_record(int argc, const char **argv)
 {
 	struct live_options lopt = { .buffer_kb = 16384 };
@@ -140,6 +175,7 @@ int cmd_record(int argc, const char **argv)
 	struct memcg_run *cg = NULL;
 	double duration = 0, interval_ms = 100, t0, last_status = 0, last_commit, capture_cpu;
 	int force = 0, quiet = 0, rc = 1, child_status = 0, tty = isatty(2), decode_tried = 0;
+	int remove_instance = 0;
 	struct live_session *live = NULL;
 	struct counters *counters = NULL;
 	struct vms_sink *sink = NULL;
@@ -177,6 +213,14 @@ int cmd_record(int argc, const char **argv)
 		{ .type = CLI_OPT_INT, .long_name = "swappiness", .value = &swappiness, .argh = "N",
 		  .help = "memory.swappiness of that new memcg (cgroup v1)", .min = 0, .max = 200,
 		  .seen = &swappiness_seen },
+		OPT_STRING(0, "instance", &lopt.instance, "NAME",
+			   "record into the existing tracefs instance NAME (made\n"
+			   "ahead of time), left as it was found"),
+		OPT_BOOL(0, "top-level", &lopt.top_level,
+			 "record into the top-level buffer, left as it was found\n"
+			 "(refused while another process reads it)"),
+		OPT_BOOL(0, "remove-instance", &remove_instance,
+			 "with --recover: remove the dead recorder's tracefs instance"),
 		OPT_REST(&command),
 		OPT_END(),
 	};
@@ -190,16 +234,20 @@ int cmd_record(int argc, const char **argv)
 	lopt.nevents = events.n;
 	if (recover) {
 		uint64_t n;
+		int pid;
 
 		free(lopt.events);
 		if (output || command)
 			return cli_usage_error(opts, &record_help, "--recover takes no -o and no command");
-		if (record_recover(recover, quiet, &n))
-			return error_last();
+		if (record_recover(recover, quiet, &n, &pid)) {
+			error_last();
+			dead_instance(pid, remove_instance);	/* the instance is there all the same */
+			return 1;
+		}
 		if (!quiet)
 			note("recovered %llu events into %s (run marked incomplete: see vmscope info)",
 			     (unsigned long long)n, recover);
-		return 0;
+		return dead_instance(pid, remove_instance);
 	}
 	if (!output || (command && !command[0])) {
 		free(lopt.events);
@@ -221,6 +269,12 @@ int cmd_record(int argc, const char **argv)
 			free(lopt.events);
 			return cli_usage_error(opts, &record_help, "%s", why);
 		}
+	}
+	if ((lopt.instance && lopt.top_level) || remove_instance) {
+		free(lopt.events);
+		return cli_usage_error(opts, &record_help, remove_instance ?
+				       "--remove-instance goes with --recover DB" :
+				       "--instance and --top-level exclude each other");
 	}
 
 	/* stop requests during set-up are honoured once the loop starts */

@@ -2,7 +2,8 @@
 /*
  * live.c - a live tracing session for `vmscope record`: a private tracefs
  * instance (so another tracer, trace-cmd or perf, neither disturbs nor is
- * disturbed by it) with the `mono` clock, the chosen events enabled, and its
+ * disturbed by it), or a borrowed one or the top-level buffer when memory is
+ * too short for a new one (instance.c), with the `mono` clock, the chosen events enabled, and its
  * per-CPU raw ring buffers copied page by page into a spool file while the
  * workload runs (events counted, not decoded). When the recording stops, the
  * spooled pages are merged by timestamp across CPUs and decoded into the
@@ -26,6 +27,7 @@
 
 #include "vms.h"
 #include "live.h"
+#include "instance.h"
 #include "spool.h"
 
 struct cpu_reader {
@@ -39,7 +41,9 @@ struct cpu_reader {
 struct live_session {
 	struct cpu_reader *cpus;
 	int ncpus;
-	struct tracefs_instance *instance;
+	struct trace_buffer buf;
+	struct tracefs_instance *instance;	/* buf's; NULL: the top-level buffer */
+	long buffer_kb;			/* per CPU, as the buffer has it */
 	struct vms_sink *sink;
 	struct vms_db *db;
 	struct spool *spool;
@@ -215,7 +219,7 @@ struct live_session *live_open(const struct live_options *opt, struct vms_db *db
 			       struct vms_sink *sink)
 {
 	struct live_session *s = calloc(1, sizeof(*s));
-	char name[64];
+	char name[128];
 	int i;
 
 	if (!s) {
@@ -226,16 +230,18 @@ struct live_session *live_open(const struct live_options *opt, struct vms_db *db
 	s->db = db;
 	if (live_check())
 		goto err;
-	snprintf(name, sizeof(name), "vmscope-%d", (int)getpid());
-	s->instance = tracefs_instance_create(name);
-	if (!s->instance) {
-		vms_error("cannot create tracefs instance '%s': %s", name, strerror(errno));
+	if (trace_buffer_open(&s->buf, opt->instance, opt->top_level, (int)getpid()))
 		goto err;
-	}
+	s->instance = s->buf.instance;
+	snprintf(name, sizeof(name), "%s", s->buf.name);
 	if (tracefs_trace_off(s->instance) ||
 	    tracefs_instance_file_write(s->instance, "trace_clock", "mono") < 0) {
-		vms_error("cannot set the trace clock of instance '%s' to mono: %s", name,
-			  strerror(errno));
+		vms_error("cannot set the trace clock of the %s to mono: %s", name, strerror(errno));
+		goto err;
+	}
+	/* a borrowed buffer: its old events and loss counts are not this recording's */
+	if (!s->buf.owned && tracefs_instance_file_clear(s->instance, "trace")) {
+		vms_error("cannot clear the %s: %s", name, strerror(errno));
 		goto err;
 	}
 	{
@@ -247,11 +253,14 @@ struct live_session *live_open(const struct live_options *opt, struct vms_db *db
 			vms_warning("cannot exclude vmscope's own events (set_event_notrace_pid): "
 				    "its database writes will show as writeback events");
 	}
-	if (opt->buffer_kb && tracefs_instance_set_buffer_size(s->instance, opt->buffer_kb, -1)) {
-		vms_error("cannot set the ring buffer to %u KiB per CPU: %s", opt->buffer_kb,
-			  strerror(errno));
+	if (trace_buffer_resize(&s->buf, opt->buffer_kb, &s->buffer_kb))
 		goto err;
-	}
+	if (opt->buffer_kb && s->buffer_kb >= 0 && s->buffer_kb < (long)opt->buffer_kb)
+		vms_warning("the kernel could not allocate %u KiB per CPU for the %s (memory is "
+			    "short): recording with %ld KiB per CPU", opt->buffer_kb, name,
+			    s->buffer_kb);
+	if (trace_buffer_note_events(&s->buf, 0))
+		goto err;
 	if (opt->nevents) {
 		for (i = 0; i < opt->nevents; i++)
 			if (enable_one(s, opt->events[i], 1))
@@ -259,6 +268,8 @@ struct live_session *live_open(const struct live_options *opt, struct vms_db *db
 	} else if (enable_defaults(s, db)) {
 		goto err;
 	}
+	if (trace_buffer_note_events(&s->buf, 1))
+		goto err;
 	if (open_cpu_readers(s))
 		goto err;
 	{
@@ -405,6 +416,11 @@ uint64_t live_lost_seen(const struct live_session *s)
 	return s->lost_seen;
 }
 
+long live_buffer_kb(const struct live_session *s)
+{
+	return s->buffer_kb;
+}
+
 uint64_t live_spool_bytes(const struct live_session *s)
 {
 	return s->spool ? spool_bytes(s->spool) : 0;
@@ -423,14 +439,8 @@ void live_close(struct live_session *s)
 		free(s->cpus[i].page);
 	}
 	free(s->cpus);
-	if (s->instance) {
-		tracefs_trace_off(s->instance);
-		tracefs_event_disable(s->instance, NULL, NULL);
-		if (tracefs_instance_destroy(s->instance))
-			vms_warning("cannot remove tracefs instance '%s': remove it with rmdir",
-				    tracefs_instance_get_name(s->instance));
-		tracefs_instance_free(s->instance);
-	}
+	/* a private instance removed, a borrowed buffer left as it was found */
+	trace_buffer_close(&s->buf);
 	spool_free(s->spool);
 	free(s->cmdlines);
 	for (i = 0; i < s->nsystems; i++)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * live.h - a live tracing session in a private tracefs instance (live.c).
+ * live.h - a live tracing session in a private tracefs instance, or in a
+ * borrowed one or the top-level buffer (live.c, instance.c).
  * Protocol:
  *  1. live_open(): instance created, clock mono, events enabled, formats
  *     stored; tracing still off.
@@ -8,8 +9,8 @@
  *     copies pages into a spool file next to the database.
  *  3. live_stop() (tracing off, final drain), live_store_losses(), then
  *     live_decode(): the spooled events into the database.
- *  4. live_close() on every path: events disabled, instance removed, spool
- *     deleted.
+ *  4. live_close() on every path: events disabled, instance removed (a
+ *     borrowed buffer left as it was found), spool deleted.
  */
 #ifndef VMS_RECORD_LIVE_H
 #define VMS_RECORD_LIVE_H
@@ -24,6 +25,8 @@ struct live_options {
 	const char **events;	/* "system" or "system:event"; none: the schema's events */
 	int nevents;
 	unsigned int buffer_kb;	/* per-CPU ring buffer size, 0: leave as is */
+	const char *instance;	/* record into this existing instance, left as found */
+	int top_level;		/* record into the top-level buffer, left as found */
 };
 
 /* Root and tracefs present? Return: 0, or -1 with vms_error naming what is missing. */
@@ -48,6 +51,8 @@ uint64_t live_events(const struct live_session *s);
 /* Events the spooled pages report as lost (a count the kernel knew). */
 uint64_t live_lost_seen(const struct live_session *s);
 uint64_t live_spool_bytes(const struct live_session *s);
+/* The ring buffer's size per CPU, KiB (-1 unknown). */
+long live_buffer_kb(const struct live_session *s);
 void live_close(struct live_session *s);
 
 #endif

@@ -20,8 +20,11 @@
 #include "recover.h"
 #include "spool.h"
 
-/* The one spool next to @db_path whose recorder is gone. Return: its path (free it), or NULL. */
-static char *find_spool(const char *db_path)
+/*
+ * The one spool next to @db_path whose recorder is gone. Return: its path
+ * (free it), or NULL. @pid: the recorder's.
+ */
+static char *find_spool(const char *db_path, int *pid)
 {
 	char pattern[4096], *found = NULL;
 	glob_t g;
@@ -34,10 +37,10 @@ static char *find_spool(const char *db_path)
 	}
 	for (i = 0; i < g.gl_pathc; i++) {
 		const char *dash = strrchr(g.gl_pathv[i], '-');
-		long pid = strtol(dash + 1, NULL, 10);
+		long pid_of = strtol(dash + 1, NULL, 10);
 
-		if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM)) {
-			vms_error("%s: the recorder (pid %ld) is still running", g.gl_pathv[i], pid);
+		if (pid_of > 0 && (kill((pid_t)pid_of, 0) == 0 || errno == EPERM)) {
+			vms_error("%s: the recorder (pid %ld) is still running", g.gl_pathv[i], pid_of);
 			goto out;
 		}
 		if (found) {
@@ -47,6 +50,7 @@ static char *find_spool(const char *db_path)
 			found = NULL;
 			goto out;
 		}
+		*pid = (int)pid_of;
 		if (!(found = strdup(g.gl_pathv[i]))) {
 			vms_error("out of memory");
 			goto out;
@@ -57,15 +61,17 @@ out:
 	return found;
 }
 
-int record_recover(const char *db_path, int quiet, uint64_t *events)
+int record_recover(const char *db_path, int quiet, uint64_t *events, int *pid)
 {
-	char *spool_path = find_spool(db_path), detail[4300];
+	char *spool_path, detail[4300];
 	struct vms_sink *sink = NULL;
 	struct spool *sp = NULL;
 	struct vms_db *db = NULL;
 	int rc = -1;
 
 	*events = 0;
+	*pid = 0;
+	spool_path = find_spool(db_path, pid);
 	if (!spool_path)
 		return -1;
 	if (!(db = vms_db_resume(db_path)) || !(sink = vms_sink_new(db)) ||

@@ -156,7 +156,10 @@ int cmd_replay(int argc, const char **argv)
 	/* replay rewrites its tables: drop them, as their columns may be older than the DDL */
 	if (vms_db_exec(db, "DROP TABLE IF EXISTS replay_trivial; DROP TABLE IF EXISTS replay_result;"
 			" DROP TABLE IF EXISTS decision") ||
-	    vms_db_apply_schema_file(db, "007-replay.sql") || vms_db_exec(db, "BEGIN")) {
+	    vms_db_apply_schema_file(db, "007-replay.sql") ||
+	    /* the results are indexed once they are all in (007-replay.sql again, below) */
+	    vms_db_exec(db, "DROP INDEX replay_result_policy; DROP INDEX replay_result_decision") ||
+	    vms_db_exec(db, "BEGIN")) {
 		rc = error_last();
 		goto out;
 	}
@@ -180,7 +183,7 @@ int cmd_replay(int argc, const char **argv)
 			goto out;
 		}
 	}
-	if (vms_db_exec(db, "COMMIT")) {
+	if (vms_db_apply_schema_file(db, "007-replay.sql") || vms_db_exec(db, "COMMIT")) {
 		rc = error_last();
 		goto out;
 	}

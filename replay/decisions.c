@@ -27,6 +27,7 @@
 
 #include "vms.h"
 #include "replay.h"
+#include "decisions-local.h"
 
 enum { IA, AA, IF, AF };	/* LRU index: inactive/active anon/file */
 
@@ -45,17 +46,33 @@ static const char *const vmstat_names[] = {
 enum { V_IA, V_AA, V_IF, V_AF, V_FREE, V_ACT_FILE, V_ACT_ANON, V_ACT_OLD, V_RESTORE_ANON,
        V_RESTORE_FILE, V_N };
 
+/* zoneinfo values summed over a node's zones, in this order */
+static const char *const zone_names[] = { "free", "high", "boost" };
+/* memory.stat LRU sizes: the hierarchical total_* first (reclaim targets the whole subtree) */
+static const char *const memcg_names[] = {
+	"total_inactive_anon", "inactive_anon", "total_active_anon", "active_anon",
+	"total_inactive_file", "inactive_file", "total_active_file", "active_file",
+};
+static const char *const swap_free_name[] = { "SwapFree" };
+
 struct builder {
 	struct vms_db *db;
 	sqlite3 *sql;
-	sqlite3_stmt *vmstat_at, *values_of, *zone_sum, *meminfo_at, *insert;
-	sqlite3_stmt *memcg_at;		/* LRU sizes of the recorded memcg (memory.stat) */
+	sqlite3_stmt *insert;
+	/*
+	 * The counter samples, read into memory when first needed (a failure
+	 * to read them is kept in series_failed and reported at the end).
+	 */
+	struct dc_series vmstat[64];	/* per node (node_vmstat), or [0]: /proc/vmstat */
+	struct dc_series zone[64];	/* per node: zone_names summed over its zones */
+	struct dc_series meminfo;	/* the samples with SwapFree */
+	struct dc_series memcg;		/* memory.stat of the recorded memcg: memcg_names */
+	int series_failed;
 	int have_memcg;			/* the run sampled exactly one memcg */
 	char memcg_scope[512];
 	double memcg_age_ms;
 	struct sample_cache vm, vm_next;
 	int per_node;			/* the run has node_vmstat samples: use the node's own */
-	sqlite3_stmt *vmstat_after, *zone_sum_after, *meminfo_after, *memcg_after;
 	long long swap_total;		/* SwapTotal of the first meminfo sample, pages; -1 unknown */
 	long long swappiness;
 	int have_swappiness;
@@ -117,36 +134,44 @@ static int sql_fail(struct builder *b, const char *what)
 	return vms_error("%s: %s: %s", vms_db_path(b->db), what, sqlite3_errmsg(b->sql));
 }
 
-/* Load into @c the vmstat values of the sample @at finds for @ts (last before, or first after). */
-static void load_sample(struct builder *b, sqlite3_stmt *at, struct sample_cache *c, long long ts,
-			int nid)
+/*
+ * Whether @series is in memory: the first time, @rc is its loader's return
+ * (a failure is kept in b->series_failed and reported once at the end).
+ */
+#define SERIES_READY(b, series, load) \
+	((series)->loaded || (!(b)->series_failed && ((load) ? ((b)->series_failed = 1, 0) : 1)))
+
+/* The sample at or before @ts (or with @after, the first after it), or NULL. */
+static const struct dc_sample *find(const struct dc_series *series, int after, long long ts)
 {
+	return after ? dc_after(series, ts) : dc_at(series, ts);
+}
+
+/* Load into @c the vmstat values of the sample at or before @ts (with @after, first after). */
+static void load_sample(struct builder *b, int after, struct sample_cache *c, long long ts, int nid)
+{
+	struct dc_series *series = &b->vmstat[b->per_node ? nid : 0];
+	const struct dc_sample *smp = NULL;
 	char scope[16] = "";
-	long long id;
 	int i;
 
 	if (b->per_node)
 		snprintf(scope, sizeof(scope), "node%d", nid);
-	sqlite3_reset(at);
-	sqlite3_bind_int64(at, 1, ts);
-	sqlite3_bind_text(at, 2, b->per_node ? "node_vmstat" : "vmstat", -1, SQLITE_STATIC);
-	sqlite3_bind_text(at, 3, scope, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(at) != SQLITE_ROW) {
+	if (SERIES_READY(b, series, dc_series_load(b->sql, b->per_node ? "node_vmstat" : "vmstat",
+						   scope, vmstat_names, V_N, 0, series)))
+		smp = find(series, after, ts);
+	if (!smp) {
 		c->id = -1;
 		memset(c->have, 0, sizeof(c->have));
 		return;
 	}
-	id = sqlite3_column_int64(at, 0);
-	c->ts = sqlite3_column_int64(at, 1);
-	if (id == c->id)
+	c->ts = smp->ts;
+	if (smp->id == c->id)
 		return;
-	c->id = id;
+	c->id = smp->id;
 	for (i = 0; i < V_N; i++) {
-		sqlite3_reset(b->values_of);
-		sqlite3_bind_int64(b->values_of, 1, id);
-		sqlite3_bind_text(b->values_of, 2, vmstat_names[i], -1, SQLITE_STATIC);
-		c->have[i] = sqlite3_step(b->values_of) == SQLITE_ROW;
-		c->v[i] = c->have[i] ? sqlite3_column_int64(b->values_of, 0) : 0;
+		c->have[i] = (smp->have >> i) & 1;
+		c->v[i] = c->have[i] ? smp->v[i] : 0;
 	}
 }
 
@@ -157,22 +182,23 @@ static void load_sample(struct builder *b, sqlite3_stmt *at, struct sample_cache
  */
 static void load_vmstat(struct builder *b, long long ts, int nid)
 {
-	load_sample(b, b->vmstat_at, &b->vm, ts, nid);
-	load_sample(b, b->vmstat_after, &b->vm_next, ts, nid);
+	load_sample(b, 0, &b->vm, ts, nid);
+	load_sample(b, 1, &b->vm_next, ts, nid);
 }
 
-static int zone_sum_of(sqlite3_stmt *st, long long ts, int nid, const char *name, long long *out)
+/* The sum of zone_names[@name] over node @nid's zones, read at or before @ts (@after: after). */
+static int zone_sum_of(struct builder *b, int after, long long ts, int nid, int name,
+		       long long *out)
 {
-	char like[32];
+	struct dc_series *series = &b->zone[nid];
+	const struct dc_sample *smp;
 
-	snprintf(like, sizeof(like), "node%d/%%", nid);
-	sqlite3_reset(st);
-	sqlite3_bind_int64(st, 1, ts);
-	sqlite3_bind_text(st, 2, like, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_type(st, 0) == SQLITE_NULL)
+	if (!SERIES_READY(b, series, dc_zone_load(b->sql, nid, zone_names, 3, series)))
 		return 0;
-	*out = sqlite3_column_int64(st, 0);
+	smp = find(series, after, ts);
+	if (!smp || !((smp->have >> name) & 1))
+		return 0;
+	*out = smp->v[name];
 	return 1;
 }
 
@@ -194,28 +220,30 @@ static void widen(struct vms_value *v, long long other)
 }
 
 /* The zone sums of @name around @ts into @v: the sample before, widened by the one after. */
-static void zone_input(struct builder *b, long long ts, int nid, const char *name, struct vms_value *v)
+static void zone_input(struct builder *b, long long ts, int nid, int name, struct vms_value *v)
 {
 	long long x;
 
-	if (zone_sum_of(b->zone_sum, ts, nid, name, &x))
+	if (zone_sum_of(b, 0, ts, nid, name, &x))
 		set(v, x, VMS_PROV_SAMPLED);
 	else
 		set(v, 0, VMS_PROV_UNKNOWN);
-	if (zone_sum_of(b->zone_sum_after, ts, nid, name, &x))
+	if (zone_sum_of(b, 1, ts, nid, name, &x))
 		widen(v, x);
 }
 
-/* A meminfo value (kB) at or after @ts, in pages. Return: 1 when found. */
-static int meminfo_pages(struct builder *b, sqlite3_stmt *st, long long ts, const char *name,
-			 long long *out)
+/* Free swap (meminfo SwapFree, kB) at or before @ts (@after: after it), in pages. Return: 1 when found. */
+static int meminfo_pages(struct builder *b, int after, long long ts, long long *out)
 {
-	sqlite3_reset(st);
-	sqlite3_bind_int64(st, 1, ts);
-	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_ROW)
+	const struct dc_sample *smp;
+
+	if (!SERIES_READY(b, &b->meminfo, dc_series_load(b->sql, "meminfo", NULL, swap_free_name, 1,
+							 1, &b->meminfo)))
 		return 0;
-	*out = sqlite3_column_int64(st, 0) / b->page_kb;
+	smp = find(&b->meminfo, after, ts);
+	if (!smp)
+		return 0;
+	*out = smp->v[0] / b->page_kb;
 	return 1;
 }
 
@@ -239,39 +267,29 @@ static long long activate(const struct sample_cache *c, int file, int *have)
 
 /*
  * The memcg's LRU sizes from its last memory.stat sample at or before @ts
- * (hierarchical total_* when present: reclaim targets the whole subtree).
- * Return: 1 when found.
+ * (@after: the first after it; hierarchical total_* when present: reclaim
+ * targets the whole subtree). Return: 1 when found.
  */
-static int memcg_lrus(struct builder *b, sqlite3_stmt *at, long long ts, long long *out,
-		      double *age_ms)
+static int memcg_lrus(struct builder *b, int after, long long ts, long long *out, double *age_ms)
 {
-	static const char *const names[4][2] = {
-		{ "total_inactive_anon", "inactive_anon" }, { "total_active_anon", "active_anon" },
-		{ "total_inactive_file", "inactive_file" }, { "total_active_file", "active_file" },
-	};
-	long long id, sts;
+	const struct dc_sample *smp;
 	int i, k;
 
-	sqlite3_reset(at);
-	sqlite3_bind_int64(at, 1, ts);
-	sqlite3_bind_text(at, 2, b->memcg_scope, -1, SQLITE_STATIC);
-	if (sqlite3_step(at) != SQLITE_ROW)
+	if (!SERIES_READY(b, &b->memcg, dc_series_load(b->sql, "memcg", b->memcg_scope, memcg_names,
+						       8, 0, &b->memcg)))
 		return 0;
-	id = sqlite3_column_int64(at, 0);
-	sts = sqlite3_column_int64(at, 1);
+	smp = find(&b->memcg, after, ts);
+	if (!smp)
+		return 0;
 	for (i = 0; i < 4; i++) {
-		for (k = 0; k < 2; k++) {
-			sqlite3_reset(b->values_of);
-			sqlite3_bind_int64(b->values_of, 1, id);
-			sqlite3_bind_text(b->values_of, 2, names[i][k], -1, SQLITE_STATIC);
-			if (sqlite3_step(b->values_of) == SQLITE_ROW)
+		for (k = 0; k < 2; k++)
+			if ((smp->have >> (2 * i + k)) & 1)
 				break;
-		}
 		if (k == 2)
 			return 0;
-		out[i] = sqlite3_column_int64(b->values_of, 0) / (b->page_kb * 1024);
+		out[i] = smp->v[2 * i + k] / (b->page_kb * 1024);
 	}
-	*age_ms = (ts - sts) / 1e6;
+	*age_ms = (ts - smp->ts) / 1e6;
 	return 1;
 }
 
@@ -295,11 +313,11 @@ static void fill_inputs(struct builder *b, struct task_state *t, struct vms_pass
 	in->force_deactivate = t->force_deactivate;
 	load_vmstat(b, p->ts, nid);
 	if (in->reclaimer == VMS_MEMCG && b->have_memcg &&
-	    memcg_lrus(b, b->memcg_at, p->ts, sizes, &b->memcg_age_ms)) {
+	    memcg_lrus(b, 0, p->ts, sizes, &b->memcg_age_ms)) {
 		/* memcg limit reclaim: the memcg's own lists (memory.stat, bytes) */
 		for (i = 0; i < 4; i++)
 			set(lru[i], sizes[i], VMS_PROV_SAMPLED);
-		if (memcg_lrus(b, b->memcg_after, p->ts, next, &age))
+		if (memcg_lrus(b, 1, p->ts, next, &age))
 			for (i = 0; i < 4; i++)
 				widen(lru[i], next[i]);
 		in->sample_age_ms = b->memcg_age_ms;
@@ -325,12 +343,12 @@ static void fill_inputs(struct builder *b, struct task_state *t, struct vms_pass
 		in->boost = b->tick.boost;
 		in->swap_free = b->tick.swap_free;
 	} else {
-		zone_input(b, p->ts, nid, "free", &in->free_pages);
-		zone_input(b, p->ts, nid, "high", &in->high_wmark);
-		zone_input(b, p->ts, nid, "boost", &in->boost);
-		if (meminfo_pages(b, b->meminfo_at, p->ts, "SwapFree", &v)) {
+		zone_input(b, p->ts, nid, 0, &in->free_pages);
+		zone_input(b, p->ts, nid, 1, &in->high_wmark);
+		zone_input(b, p->ts, nid, 2, &in->boost);
+		if (meminfo_pages(b, 0, p->ts, &v)) {
 			set(&in->swap_free, v, VMS_PROV_SAMPLED);
-			if (meminfo_pages(b, b->meminfo_after, p->ts, "SwapFree", &v))
+			if (meminfo_pages(b, 1, p->ts, &v))
 				widen(&in->swap_free, v);
 		} else {
 			set(&in->swap_free, 0, VMS_PROV_UNKNOWN);
@@ -682,42 +700,12 @@ static void open_pass(struct task_state *t, int priority, int nid, long long ts)
 	t->pass.ts = t->pass.ts_end = ts;
 }
 
-static const char stream_sql[] =
-	"SELECT pid, ts, 'N' AS k, reclaim_flags AS a, nr_scanned AS b, nr_reclaimed AS c,"
-	"  priority AS p, nid, nr_activate0 AS d, nr_activate1 AS e, nr_activate AS f"
-	"  FROM mm_vmscan_lru_shrink_inactive"
-	" UNION ALL SELECT pid, ts, 'A', reclaim_flags, nr_taken, 0, priority, nid, nr_referenced,"
-	"  NULL, NULL FROM mm_vmscan_lru_shrink_active"
-	" UNION ALL SELECT pid, ts, 'S', 0, 0, 0, priority, nid, 0, 0, 0 FROM mm_shrink_slab_start"
-	" UNION ALL SELECT pid, ts, 'E', 0, retval, 0, NULL, nid, 0, 0, 0 FROM mm_shrink_slab_end"
-	" UNION ALL SELECT pid, ts, 'P', reclaim_flags, 0, 0, NULL, NULL, 0, 0, 0"
-	"  FROM mm_vmscan_write_folio"
-	" UNION ALL SELECT pid, ts, 'W', 0, 0, 0, \"order\", nid, 0, 0, 0 FROM mm_vmscan_kswapd_wake"
-	" UNION ALL SELECT pid, ts, 'Z', 0, 0, 0, NULL, nid, 0, 0, 0 FROM mm_vmscan_kswapd_sleep"
-	" UNION ALL SELECT pid, ts, 'B', 0, 0, 0, \"order\", NULL, 0, 0, 0"
-	"  FROM mm_vmscan_direct_reclaim_begin"
-	" UNION ALL SELECT pid, ts, 'B', 1, 0, 0, \"order\", NULL, 0, 0, 0"
-	"  FROM mm_vmscan_memcg_reclaim_begin"
-	" UNION ALL SELECT pid, ts, 'B', 2, 0, 0, \"order\", NULL, 0, 0, 0"
-	"  FROM mm_vmscan_memcg_softlimit_reclaim_begin"
-	" UNION ALL SELECT pid, ts, 'B', 3, 0, 0, \"order\", nid, 0, 0, 0"
-	"  FROM mm_vmscan_node_reclaim_begin"
-	" UNION ALL SELECT pid, ts, 'F', 0, 0, 0, NULL, NULL, 0, 0, 0 FROM mm_vmscan_direct_reclaim_end"
-	" UNION ALL SELECT pid, ts, 'F', 1, 0, 0, NULL, NULL, 0, 0, 0 FROM mm_vmscan_memcg_reclaim_end"
-	" UNION ALL SELECT pid, ts, 'F', 2, 0, 0, NULL, NULL, 0, 0, 0"
-	"  FROM mm_vmscan_memcg_softlimit_reclaim_end"
-	" UNION ALL SELECT pid, ts, 'F', 3, 0, 0, NULL, NULL, 0, 0, 0 FROM mm_vmscan_node_reclaim_end"
-	" ORDER BY 1, 2";
-
-static int handle(struct builder *b, struct task_state *t, sqlite3_stmt *st)
+static int handle(struct builder *b, struct task_state *t, const struct stream_event *e)
 {
 	static const char *const kinds[] = { "direct", "memcg", "memcg_softlimit", "node" };
-	long long ts = sqlite3_column_int64(st, 1);
-	char k = ((const char *)sqlite3_column_text(st, 2))[0];
-	long long a = sqlite3_column_int64(st, 3), bb = sqlite3_column_int64(st, 4);
-	long long c = sqlite3_column_int64(st, 5);
-	int prio = sqlite3_column_type(st, 6) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 6);
-	int nid = sqlite3_column_type(st, 7) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 7);
+	long long ts = e->ts, a = e->a, bb = e->b, c = e->c;
+	int prio = e->prio, nid = e->nid;
+	char k = e->k;
 
 	switch (k) {
 	case 'W':
@@ -781,13 +769,13 @@ static int handle(struct builder *b, struct task_state *t, sqlite3_stmt *st)
 		t->pass.scanned[(k == 'N' ? 0 : 1) + 2 * file] += bb;
 		t->pass.reclaimed += c;
 		t->pass.reclaimed_type[file] += c;
-		if (k == 'N' && sqlite3_column_type(st, 8) != SQLITE_NULL) {
-			t->pass.activated[0] += sqlite3_column_int64(st, 8);	/* 5.2+: per type */
-			t->pass.activated[1] += sqlite3_column_int64(st, 9);
+		if (k == 'N' && e->per_type) {
+			t->pass.activated[0] += e->d;	/* 5.2+: per type */
+			t->pass.activated[1] += e->e;
 		} else if (k == 'N') {
-			t->pass.activated[file] += sqlite3_column_int64(st, 10);	/* <= 5.1 */
+			t->pass.activated[file] += e->d;	/* <= 5.1 */
 		} else {
-			t->pass.rotated[file] += sqlite3_column_int64(st, 8);	/* nr_referenced */
+			t->pass.rotated[file] += e->d;	/* nr_referenced */
 		}
 	}
 	return 0;
@@ -798,31 +786,7 @@ static int prepare(struct builder *b)
 	long long v;
 	sqlite3_stmt *st;
 
-	if (sqlite3_prepare_v2(b->sql, "SELECT id, ts FROM counter_sample WHERE source = ?2"
-			       " AND scope = ?3 AND ts <= ?1 ORDER BY ts DESC LIMIT 1", -1,
-			       &b->vmstat_at, NULL) ||
-	    sqlite3_prepare_v2(b->sql, "SELECT value FROM counter_value WHERE sample = ?1 AND name = ?2",
-			       -1, &b->values_of, NULL) ||
-	    sqlite3_prepare_v2(b->sql, "SELECT SUM(v.value) FROM counter_sample s JOIN counter_value v"
-			       " ON v.sample = s.id WHERE s.source = 'zoneinfo' AND s.scope LIKE ?2"
-			       " AND v.name = ?3 AND s.ts = (SELECT MAX(ts) FROM counter_sample"
-			       " WHERE source = 'zoneinfo' AND scope LIKE ?2 AND ts <= ?1)", -1,
-			       &b->zone_sum, NULL) ||
-	    sqlite3_prepare_v2(b->sql, "SELECT v.value FROM counter_sample s JOIN counter_value v"
-			       " ON v.sample = s.id WHERE s.source = 'meminfo' AND v.name = ?2"
-			       " AND s.ts <= ?1 ORDER BY s.ts DESC LIMIT 1", -1, &b->meminfo_at, NULL) ||
-	    sqlite3_prepare_v2(b->sql, "SELECT v.value FROM counter_sample s JOIN counter_value v"
-			       " ON v.sample = s.id WHERE s.source = 'meminfo' AND v.name = ?2"
-			       " AND s.ts > ?1 ORDER BY s.ts LIMIT 1", -1, &b->meminfo_after, NULL) ||
-	    sqlite3_prepare_v2(b->sql, "SELECT id, ts FROM counter_sample WHERE source = ?2"
-			       " AND scope = ?3 AND ts > ?1 ORDER BY ts LIMIT 1", -1,
-			       &b->vmstat_after, NULL) ||
-	    sqlite3_prepare_v2(b->sql, "SELECT SUM(v.value) FROM counter_sample s JOIN counter_value v"
-			       " ON v.sample = s.id WHERE s.source = 'zoneinfo' AND s.scope LIKE ?2"
-			       " AND v.name = ?3 AND s.ts = (SELECT MIN(ts) FROM counter_sample"
-			       " WHERE source = 'zoneinfo' AND scope LIKE ?2 AND ts > ?1)", -1,
-			       &b->zone_sum_after, NULL) ||
-	    sqlite3_prepare_v2(b->sql, "INSERT INTO decision (kind, reclaimer, pid, nid, episode_ts,"
+	if (sqlite3_prepare_v2(b->sql, "INSERT INTO decision (kind, reclaimer, pid, nid, episode_ts,"
 			       " ts, ts_end, priority, \"order\", inactive_anon, active_anon,"
 			       " inactive_file, active_file, lru_scope, free_pages, high_wmark, boost,"
 			       " swappiness, swap_free, refault_file, refault_anon, sample_age_ms,"
@@ -838,13 +802,6 @@ static int prepare(struct builder *b)
 			       " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
 			       " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			       -1, &b->insert, NULL))
-		return sql_fail(b, "cannot prepare the decision queries");
-	if (sqlite3_prepare_v2(b->sql, "SELECT id, ts FROM counter_sample WHERE source = 'memcg'"
-			       " AND scope = ?2 AND ts <= ?1 ORDER BY ts DESC LIMIT 1", -1,
-			       &b->memcg_at, NULL) ||
-	    sqlite3_prepare_v2(b->sql, "SELECT id, ts FROM counter_sample WHERE source = 'memcg'"
-			       " AND scope = ?2 AND ts > ?1 ORDER BY ts LIMIT 1", -1,
-			       &b->memcg_after, NULL))
 		return sql_fail(b, "cannot prepare the decision queries");
 	if (!sqlite3_prepare_v2(b->sql, "SELECT MIN(scope), COUNT(DISTINCT scope) FROM counter_sample"
 				" WHERE source = 'memcg'", -1, &st, NULL)) {
@@ -911,47 +868,38 @@ long decisions_build(struct vms_db *db)
 {
 	struct builder b = { .db = db, .sql = vms_db_sql(db) };
 	struct task_state t = { .pid = -1 };
-	sqlite3_stmt *st = NULL;
+	struct decision_stream events = { 0 };
+	const struct stream_event *e;
 	long rc = -1;
-	int r;
+	int i;
 
-	if (vms_db_exec(db, "DELETE FROM replay_result; DELETE FROM decision") || prepare(&b))
+	if (vms_db_exec(db, "DELETE FROM replay_result; DELETE FROM decision") || prepare(&b) ||
+	    decision_stream_read(b.sql, vms_db_path(db), &events))
 		goto out;
-	if (sqlite3_prepare_v2(b.sql, stream_sql, -1, &st, NULL)) {
-		sql_fail(&b, "cannot read the reclaim events");
-		goto out;
-	}
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		int pid = sqlite3_column_int(st, 0);
-
-		if (pid != t.pid) {
+	while ((e = decision_stream_next(&events))) {
+		if (e->pid != t.pid) {
 			if (t.pid >= 0 && close_run(&b, &t, t.pass.ts_end))
 				goto out;
 			memset(&t, 0, sizeof(t));
-			t.pid = pid;
+			t.pid = e->pid;
 			t.order = -1;
 		}
-		if (handle(&b, &t, st))
+		if (handle(&b, &t, e))
 			goto out;
-	}
-	if (r != SQLITE_DONE) {
-		sql_fail(&b, "cannot read the reclaim events");
-		goto out;
 	}
 	if (t.pid >= 0 && close_run(&b, &t, t.pass.ts_end))
 		goto out;
+	if (b.series_failed)
+		goto out;	/* vms_error set by the failed read */
 	rc = b.records;
 out:
-	sqlite3_finalize(st);
-	sqlite3_finalize(b.vmstat_at);
-	sqlite3_finalize(b.values_of);
-	sqlite3_finalize(b.zone_sum);
-	sqlite3_finalize(b.meminfo_at);
-	sqlite3_finalize(b.memcg_at);
-	sqlite3_finalize(b.memcg_after);
-	sqlite3_finalize(b.vmstat_after);
-	sqlite3_finalize(b.zone_sum_after);
-	sqlite3_finalize(b.meminfo_after);
+	decision_stream_release(&events);
+	for (i = 0; i < 64; i++) {
+		dc_series_release(&b.vmstat[i]);
+		dc_series_release(&b.zone[i]);
+	}
+	dc_series_release(&b.meminfo);
+	dc_series_release(&b.memcg);
 	sqlite3_finalize(b.insert);
 	return rc;
 }

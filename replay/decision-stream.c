@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * decision-stream.c - the reclaim events decisions.c rebuilds the decisions
+ * from, task by task in time order. Part of replay: read by decisions.c.
+ *
+ * How it works: each event table is read once in its stored (rowid) order
+ * into one array of small records, table after table; then an index is
+ * ordered by pid (a counting sort: one count per task) and, within a task,
+ * by time with a stable natural merge sort (each table is stored in time
+ * order, so a task's events are a few sorted runs and the merge is about
+ * linear). Ties keep the array order, table then rowid: the order SQL's
+ * ORDER BY pid, ts gave over the UNION ALL of the tables in this order,
+ * which sorted each table (stably) and merged them, the earlier table first.
+ * Replaces that ORDER BY, which sorted every event in SQLite.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "vms.h"
+#include "decisions-local.h"
+
+/* One table: its kind and the expressions of a, b, c, priority, nid, d, e, f. */
+static const struct arm {
+	char k;
+	const char *table, *cols;
+} arms[] = {
+	{ 'N', "mm_vmscan_lru_shrink_inactive", "reclaim_flags, nr_scanned, nr_reclaimed,"
+	  " priority, nid, nr_activate0, nr_activate1, nr_activate" },
+	{ 'A', "mm_vmscan_lru_shrink_active", "reclaim_flags, nr_taken, 0, priority, nid,"
+	  " nr_referenced, NULL, NULL" },
+	{ 'S', "mm_shrink_slab_start", "0, 0, 0, priority, nid, 0, 0, 0" },
+	{ 'E', "mm_shrink_slab_end", "0, retval, 0, NULL, nid, 0, 0, 0" },
+	{ 'P', "mm_vmscan_write_folio", "reclaim_flags, 0, 0, NULL, NULL, 0, 0, 0" },
+	{ 'W', "mm_vmscan_kswapd_wake", "0, 0, 0, \"order\", nid, 0, 0, 0" },
+	{ 'Z', "mm_vmscan_kswapd_sleep", "0, 0, 0, NULL, nid, 0, 0, 0" },
+	{ 'B', "mm_vmscan_direct_reclaim_begin", "0, 0, 0, \"order\", NULL, 0, 0, 0" },
+	{ 'B', "mm_vmscan_memcg_reclaim_begin", "1, 0, 0, \"order\", NULL, 0, 0, 0" },
+	{ 'B', "mm_vmscan_memcg_softlimit_reclaim_begin", "2, 0, 0, \"order\", NULL, 0, 0, 0" },
+	{ 'B', "mm_vmscan_node_reclaim_begin", "3, 0, 0, \"order\", nid, 0, 0, 0" },
+	{ 'F', "mm_vmscan_direct_reclaim_end", "0, 0, 0, NULL, NULL, 0, 0, 0" },
+	{ 'F', "mm_vmscan_memcg_reclaim_end", "1, 0, 0, NULL, NULL, 0, 0, 0" },
+	{ 'F', "mm_vmscan_memcg_softlimit_reclaim_end", "2, 0, 0, NULL, NULL, 0, 0, 0" },
+	{ 'F', "mm_vmscan_node_reclaim_end", "3, 0, 0, NULL, NULL, 0, 0, 0" },
+};
+#define NARMS (sizeof(arms) / sizeof(arms[0]))
+
+static int read_fail(sqlite3 *sql, const char *path)
+{
+	return vms_error("%s: cannot read the reclaim events: %s", path, sqlite3_errmsg(sql));
+}
+
+static int int_or_none(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 : sqlite3_column_int(st, i);
+}
+
+/* Append the rows of @arm to s->ev (room for them was counted). */
+static int read_arm(sqlite3 *sql, const char *path, const struct arm *arm, size_t cap,
+		    struct decision_stream *s)
+{
+	sqlite3_stmt *st = NULL;
+	char q[512];
+	int r;
+
+	snprintf(q, sizeof(q), "SELECT pid, ts, %s FROM %s", arm->cols, arm->table);
+	if (sqlite3_prepare_v2(sql, q, -1, &st, NULL))
+		return read_fail(sql, path);
+	while ((r = sqlite3_step(st)) == SQLITE_ROW && s->n < cap) {
+		struct stream_event *e = &s->ev[s->n++];
+
+		e->pid = sqlite3_column_int(st, 0);
+		e->ts = sqlite3_column_int64(st, 1);
+		e->k = arm->k;
+		e->a = sqlite3_column_int64(st, 2) & 3;
+		e->b = sqlite3_column_int64(st, 3);
+		e->c = sqlite3_column_int64(st, 4);
+		e->prio = int_or_none(st, 5);
+		e->nid = int_or_none(st, 6);
+		e->per_type = sqlite3_column_type(st, 7) != SQLITE_NULL;
+		if (arm->k == 'N' && !e->per_type) {
+			e->d = sqlite3_column_int64(st, 9);	/* <= 5.1: one total */
+			e->e = 0;
+		} else {
+			e->d = sqlite3_column_int64(st, 7);
+			e->e = sqlite3_column_int64(st, 8);
+		}
+	}
+	if (r != SQLITE_DONE && r != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return read_fail(sql, path);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* The number of rows of all the tables. */
+static int count_rows(sqlite3 *sql, const char *path, size_t *n)
+{
+	sqlite3_stmt *st = NULL;
+	char q[256];
+
+	*n = 0;
+	for (size_t i = 0; i < NARMS; i++) {
+		snprintf(q, sizeof(q), "SELECT COUNT(*) FROM %s", arms[i].table);
+		if (sqlite3_prepare_v2(sql, q, -1, &st, NULL) || sqlite3_step(st) != SQLITE_ROW) {
+			sqlite3_finalize(st);
+			return read_fail(sql, path);
+		}
+		*n += (size_t)sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	return 0;
+}
+
+struct pid_slot {
+	int pid, used;
+	size_t count;		/* events; then where the task's events start in order[] */
+};
+
+/* The slot of @pid in @map (open addressing, @mask + 1 slots). */
+static struct pid_slot *slot_of(struct pid_slot *map, size_t mask, int pid)
+{
+	size_t h = ((unsigned int)pid * 2654435761u) & mask;
+
+	while (map[h].used && map[h].pid != pid)
+		h = (h + 1) & mask;
+	return &map[h];
+}
+
+static int by_pid(const void *a, const void *b)
+{
+	const struct pid_slot *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/*
+ * Order order[] by pid, keeping the array order within a task. Return: 0,
+ * or -1 (vms_error set). @bounds: the start of each task's run of order[],
+ * and a last entry s->n (caller frees it), @ntasks the number of tasks.
+ */
+static int order_by_pid(struct decision_stream *s, size_t **bounds, size_t *ntasks)
+{
+	size_t cap = 64, mask, ndistinct = 0, i, at = 0;
+	struct pid_slot *map, *list = NULL;
+	int rc = -1;
+
+	while (cap < 2 * s->n + 2)
+		cap *= 2;
+	mask = cap - 1;
+	/* a map the size of the events: a task's slot is found in one or two probes */
+	map = calloc(cap, sizeof(*map));
+	if (!map)
+		return vms_error("out of memory");
+	for (i = 0; i < s->n; i++) {
+		struct pid_slot *p = slot_of(map, mask, s->ev[i].pid);
+
+		if (!p->used) {
+			p->used = 1;
+			p->pid = s->ev[i].pid;
+			ndistinct++;
+		}
+		p->count++;
+	}
+	list = malloc((ndistinct + 1) * sizeof(*list));
+	*bounds = malloc((ndistinct + 1) * sizeof(**bounds));
+	if (!list || !*bounds) {
+		vms_error("out of memory");
+		goto out;
+	}
+	for (i = 0, ndistinct = 0; i < cap; i++)
+		if (map[i].used)
+			list[ndistinct++] = map[i];
+	qsort(list, ndistinct, sizeof(*list), by_pid);
+	for (i = 0; i < ndistinct; i++) {
+		struct pid_slot *p = slot_of(map, mask, list[i].pid);
+
+		(*bounds)[i] = at;
+		at += p->count;
+		p->count = (*bounds)[i];	/* from now on: the next free place of the task */
+	}
+	(*bounds)[ndistinct] = s->n;
+	for (i = 0; i < s->n; i++)
+		s->order[slot_of(map, mask, s->ev[i].pid)->count++] = (unsigned int)i;
+	*ntasks = ndistinct;
+	rc = 0;
+out:
+	free(map);
+	free(list);
+	return rc;
+}
+
+/* The end of the run of order[i, hi) whose times do not decrease. */
+static size_t run_end(const struct stream_event *ev, const unsigned int *o, size_t i, size_t hi)
+{
+	for (i++; i < hi && ev[o[i - 1]].ts <= ev[o[i]].ts; i++)
+		;
+	return i;
+}
+
+/*
+ * Sort order[lo, hi) by time, stably: a natural merge sort, merging
+ * neighbour runs into @tmp and back until one run is left.
+ */
+static void sort_task(struct decision_stream *s, size_t lo, size_t hi, unsigned int *tmp)
+{
+	const struct stream_event *ev = s->ev;
+	unsigned int *src = s->order, *dst = tmp, *t;
+	size_t runs;
+
+	if (run_end(ev, src, lo, hi) >= hi)
+		return;
+	do {
+		size_t i = lo, out = lo;
+
+		for (runs = 0; i < hi; runs++) {
+			size_t mid = run_end(ev, src, i, hi), end = mid < hi ? run_end(ev, src, mid, hi) : hi;
+			size_t a = i, b = mid;
+
+			while (a < mid || b < end)
+				dst[out++] = b >= end || (a < mid && ev[src[a]].ts <= ev[src[b]].ts) ?
+					     src[a++] : src[b++];
+			i = end;
+		}
+		t = src;
+		src = dst;
+		dst = t;
+	} while (runs > 1);
+	if (src != s->order)
+		memcpy(s->order + lo, src + lo, (hi - lo) * sizeof(*src));
+}
+
+int decision_stream_read(sqlite3 *sql, const char *path, struct decision_stream *s)
+{
+	size_t cap, *bounds = NULL, ntasks = 0;
+	unsigned int *tmp = NULL;
+	int rc = -1;
+
+	memset(s, 0, sizeof(*s));
+	if (count_rows(sql, path, &cap))
+		return -1;
+	if (cap >= 0xffffffffu)
+		return vms_error("%s: too many reclaim events to replay (%zu)", path, cap);
+	s->ev = malloc((cap ? cap : 1) * sizeof(*s->ev));
+	s->order = malloc((cap ? cap : 1) * sizeof(*s->order));
+	tmp = malloc((cap ? cap : 1) * sizeof(*tmp));
+	if (!s->ev || !s->order || !tmp) {
+		vms_error("out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < NARMS; i++)
+		if (read_arm(sql, path, &arms[i], cap, s))
+			goto out;
+	if (order_by_pid(s, &bounds, &ntasks))
+		goto out;
+	for (size_t i = 0; i < ntasks; i++)
+		sort_task(s, bounds[i], bounds[i + 1], tmp);
+	rc = 0;
+out:
+	free(tmp);
+	free(bounds);
+	if (rc)
+		decision_stream_release(s);
+	return rc;
+}
+
+const struct stream_event *decision_stream_next(struct decision_stream *s)
+{
+	return s->next < s->n ? &s->ev[s->order[s->next++]] : NULL;
+}
+
+void decision_stream_release(struct decision_stream *s)
+{
+	free(s->ev);
+	free(s->order);
+	memset(s, 0, sizeof(*s));
+}

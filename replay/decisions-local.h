@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * decisions-local.h - what decisions.c reads, in memory: the reclaim events
+ * of the run in the order the decisions are rebuilt in (decision-stream.c),
+ * and the counter samples as series sorted by time (decision-series.c), so
+ * that the build is one pass with no per-pass query.
+ *
+ * Protocol: decision_stream_read() once, then decision_stream_next() until
+ * NULL, then decision_stream_release(). A series is loaded once with
+ * dc_series_load() or dc_zone_load() and looked up with dc_at()/dc_after()
+ * any number of times, in any order.
+ */
+#ifndef VMS_DECISIONS_LOCAL_H
+#define VMS_DECISIONS_LOCAL_H
+
+#include <stddef.h>
+
+#include <sqlite3.h>
+
+/* --- decision-stream.c --- */
+
+/*
+ * One reclaim event, reduced to what the decisions need. Kinds: 'N' an
+ * inactive-list batch, 'A' an active-list batch, 'S'/'E' a shrinker call's
+ * start/end, 'P' a page written out by reclaim, 'W'/'Z' kswapd wake/sleep,
+ * 'B'/'F' a reclaim episode's begin/end.
+ */
+struct stream_event {
+	long long ts;
+	long long b;		/* N: nr_scanned; A: nr_taken; E: the shrinker's return value */
+	long long c;		/* N: nr_reclaimed */
+	long long d, e;		/* N: activations anon, file (or d: the <= 5.1 total); A: nr_referenced */
+	int pid;
+	int prio;		/* priority (B, W: the order); -1 when NULL */
+	int nid;		/* -1 when NULL */
+	char k;			/* the kind */
+	unsigned char a;	/* reclaim_flags & 3 (N, A, P); the episode kind (B, F) */
+	unsigned char per_type;	/* N: d and e are per type (5.2+) */
+};
+
+struct decision_stream {
+	struct stream_event *ev;	/* in table order, then rowid */
+	unsigned int *order;		/* indexes into ev, by (pid, ts) */
+	size_t n, next;
+};
+
+/*
+ * Read the reclaim events of the run, ordered by pid, then time; events of
+ * one task at the same time in the order of the tables in
+ * decision-stream.c, then rowid (the order of SQL's ORDER BY pid, ts over
+ * their UNION ALL). Return: 0, or -1 (vms_error set).
+ */
+int decision_stream_read(sqlite3 *sql, const char *path, struct decision_stream *s);
+/* The next event, or NULL at the end. Must not be freed. */
+const struct stream_event *decision_stream_next(struct decision_stream *s);
+void decision_stream_release(struct decision_stream *s);
+
+/* --- decision-series.c --- */
+
+#define DC_MAX_NAMES 16
+
+/* One counter sample: the values of the names asked for (bit i of have: names[i] read). */
+struct dc_sample {
+	long long id, ts;
+	long long v[DC_MAX_NAMES];
+	unsigned int have;
+};
+
+/* Samples sorted by (ts, id). */
+struct dc_series {
+	struct dc_sample *s;
+	size_t n;
+	int loaded;
+};
+
+/*
+ * The samples of @source (and of @scope, exactly, unless NULL) with the
+ * values of @names; with @require, only the samples that have names[0].
+ * Return: 0, or -1 (vms_error set).
+ */
+int dc_series_load(sqlite3 *sql, const char *source, const char *scope,
+		   const char *const *names, int nnames, int require, struct dc_series *out);
+/*
+ * The zoneinfo samples of node @nid, one per time: the sums of @names over
+ * the node's zones read at that time (as SQL SUM: no bit when none was
+ * read, or when the sum overflows). Return: 0, or -1 (vms_error set).
+ */
+int dc_zone_load(sqlite3 *sql, int nid, const char *const *names, int nnames,
+		 struct dc_series *out);
+/* The last sample at or before @ts (of equal times, the last id), or NULL. */
+const struct dc_sample *dc_at(const struct dc_series *s, long long ts);
+/* The first sample after @ts (of equal times, the first id), or NULL. */
+const struct dc_sample *dc_after(const struct dc_series *s, long long ts);
+void dc_series_release(struct dc_series *s);
+
+#endif
