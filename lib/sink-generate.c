@@ -252,6 +252,9 @@ static struct vms_table *create(struct vms_sink *s, const char *system, const ch
 
 	if (sink_flush(s) || choose_name(s, system, event, name, sizeof(name)))
 		return NULL;
+	/* a database of an earlier build (record --recover) may lack the catalog */
+	if (vms_db_apply_schema_file(s->db, "011-generated.sql"))
+		return NULL;
 	cols = column_names(f, n);
 	if (!cols)
 		return NULL;
