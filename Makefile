@@ -236,6 +236,7 @@ bench: all samples
 	@sh bench/record-bench.sh
 	@sh bench/replay-bench.sh
 	@sh bench/report-bench.sh
+	@sh bench/whatif-bench.sh
 
 # Mutation smoke (tests/README.md): each tests/mutate/mutations.txt bug in a
 # scratch copy, with the tests named for it; MUTATE="ID ..." runs a few.
