@@ -393,7 +393,7 @@ int cmd_whatif(int argc, const char **argv)
 	struct whatif_point *bseries = NULL, *wseries = NULL;
 	struct policy_instance pol = { 0 };
 	struct table *t1 = NULL, *t2 = NULL;
-	struct whatif_assumption asm_rows[24];
+	struct whatif_assumption asm_rows[32];
 	double base[M_NMETRICS], wi[M_NMETRICS];
 	struct vms_window w = { 0 };
 	struct whatif_opts o;
@@ -431,6 +431,8 @@ int cmd_whatif(int argc, const char **argv)
 	    whatif_simulate(&run->rec, run->new_knob, has_policy ? &pol : NULL, wi, &wseries, &nw))
 		goto fail;
 	na = assumptions(run, asm_rows, sizeof(asm_rows) / sizeof(asm_rows[0]));
+	na += whatif_consistency(&run->rec, run->demand_counters, base, asm_rows + na,
+				 (int)(sizeof(asm_rows) / sizeof(asm_rows[0])) - na);
 	if (vms_db_apply_schema_file(db, "930-whatif.sql") || vms_db_exec(db, "BEGIN") ||
 	    whatif_store(db, run->scenario, &run->rec, base, wi, bseries, wseries, nb, asm_rows, na) ||
 	    vms_db_exec(db, "COMMIT"))

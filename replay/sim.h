@@ -219,6 +219,7 @@ struct whatif_rec {
 	double ns_per_scanned;		/* recorded reclaim time per page scanned */
 	long long charge_batch;		/* memcg: recorded pages reclaimed per reclaim call (at least 64) */
 	int sequential;			/* assume file access is sequential between recorded insertions */
+	long long inodesteal;		/* growth of vmstat pginodesteal (machine-wide) */
 	long long scanned_recorded;
 };
 
@@ -261,9 +262,18 @@ struct vms_db;
 
 /* One assumption of a simulation, as stored and printed. */
 struct whatif_assumption {
-	char item[64], value[160];
+	char item[64], value[400];
 	const char *source, *firmness;	/* static text */
 };
+
+/*
+ * --- sim-consistency.c: does the baseline reproduce the recording? ---
+ * For refault_file, reclaimed_file, reclaimed_anon: within 10%, or off and
+ * why, as assumption rows ("self-consistency: METRIC") in @a (at most @max).
+ * Return: rows written.
+ */
+int whatif_consistency(const struct whatif_rec *r, int demand_counters, const double *base,
+		       struct whatif_assumption *a, int max);
 
 /* 100 * (whatif - recorded) / recorded; NAN when recorded is 0. */
 double whatif_change_pct(double recorded, double whatif);
