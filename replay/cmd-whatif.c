@@ -295,7 +295,9 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 		{ "model: referenced", "pages are mapped: one comes in referenced, an inactive scan "
 		  "keeps a referenced page once and activates it when referenced again; no exec "
 		  "protection on the active list" },
-		{ "model: shadows", "every evicted page keeps its shadow entry (no shadow shrinker)" },
+		{ "model: shadows", "file shadows sit in xarray nodes of 64 pages; the shadow "
+		  "shrinker frees shadow-only nodes beyond one per 8 LRU pages, oldest first, half "
+		  "the excess per reclaim pass (filemap demand only); anon shadows are kept" },
 		{ "model: kswapd", "runs to the high watermark at the allocation that wakes it" },
 		{ "model: flush", "reclaim sees refaults counted up to the last memory.stat read "
 		  "(the recorder's reads flush the kernel's counters) or the 2 s periodic flush" },

@@ -91,6 +91,9 @@ static int32_t slot_new(struct sim *s, uint64_t ino, uint64_t index)
 	}
 	p = &s->page[s->npages];
 	memset(p, 0, sizeof(*p));
+	p->node = sim_xnode_get(s, ino, index);
+	if (p->node == SIM_NONE)
+		return SIM_NONE;
 	p->ino = ino;
 	p->index = index;
 	p->shadow = -1;
@@ -137,11 +140,17 @@ void sim_list_add(struct sim *s, int32_t slot, enum sim_lru lru)
 	l->size++;
 }
 
+int32_t sim_slot_find(const struct sim *s, uint64_t ino, uint64_t index)
+{
+	return slot_find(s, ino, index);
+}
+
 void sim_evict(struct sim *s, int32_t slot)
 {
 	struct sim_page *p = &s->page[slot];
 
 	sim_list_del(s, slot);
+	sim_xnode_account(s, p->node, -1, 1);
 	/* workingset_eviction(): age first, then remember the age */
 	s->nonresident_age++;
 	p->shadow = s->nonresident_age;
@@ -160,6 +169,7 @@ struct sim *sim_new(const struct sim_config *cfg)
 	s->cfg = *cfg;
 	for (i = 0; i < SIM_NR_LRU; i++)
 		s->list[i].head = s->list[i].tail = SIM_NONE;
+	s->shadow_head = s->shadow_tail = SIM_NONE;
 	return s;
 }
 
@@ -169,6 +179,8 @@ void sim_free(struct sim *s)
 		return;
 	free(s->page);
 	free(s->hash);
+	free(s->xnode);
+	free(s->xhash);
 	free(s);
 }
 
@@ -186,6 +198,8 @@ int sim_populate(struct sim *s, enum sim_lru lru, uint64_t ino, uint64_t first_i
 		if (s->page[slot].lru != SIM_NONE)
 			continue;
 		s->page[slot].workingset = lru == SIM_ACTIVE_ANON || lru == SIM_ACTIVE_FILE;
+		sim_xnode_account(s, s->page[slot].node, 1, s->page[slot].shadow >= 0 ? -1 : 0);
+		s->page[slot].shadow = -1;
 		sim_list_add(s, slot, lru);
 	}
 	return 0;
@@ -245,6 +259,7 @@ int sim_access(struct sim *s, uint64_t ino, uint64_t index)
 	/* the charge comes first (mem_cgroup_charge, or the allocation), then the shadow */
 	sim_charge(s);
 	p = &s->page[slot];
+	sim_xnode_account(s, p->node, 1, p->shadow >= 0 ? -1 : 0);
 	if (!file && p->shadow >= 0 && s->swap_used > 0)
 		s->swap_used--;	/* swapped in: its swap slot is freed (swap cache dropped) */
 	/* the access that brought it in leaves it referenced (a fault maps it young) */
@@ -281,10 +296,14 @@ void sim_remove(struct sim *s, uint64_t ino, uint64_t index)
 
 	if (slot == SIM_NONE)
 		return;
-	if (s->page[slot].lru != SIM_NONE)
+	if (s->page[slot].lru != SIM_NONE) {
 		sim_list_del(s, slot);
-	else if (ino == SIM_ANON_INO && s->page[slot].shadow >= 0 && s->swap_used > 0)
-		s->swap_used--;
+		sim_xnode_account(s, s->page[slot].node, -1, 0);
+	} else if (s->page[slot].shadow >= 0) {
+		sim_xnode_account(s, s->page[slot].node, 0, -1);
+		if (ino == SIM_ANON_INO && s->swap_used > 0)
+			s->swap_used--;
+	}
 	s->page[slot].shadow = -1;
 	s->page[slot].workingset = 0;
 }

@@ -189,6 +189,9 @@ static long long shrink_lruvec(struct sim *s, enum vms_reclaimer who, int priori
 	int may_deact[2], lru;
 
 	s->st.passes++;
+	/* shrink_slab() of the pass: the shadow shrinker, against the lruvec's pages */
+	if (!s->cfg.keep_shadows)
+		sim_shrink_shadows(s, s->cfg.reclaimer == VMS_MEMCG ? lru_total(s) : s->cfg.node_pages);
 	pass_input(s, who, priority, &in);
 	may_deact[0] = ask_deactivate(s, &in, 0);
 	may_deact[1] = ask_deactivate(s, &in, 1);

@@ -142,8 +142,12 @@ static int load_samples(struct vms_window *w, struct whatif_rec *r, const char *
 		struct whatif_sample *s;
 
 		if (!strcmp((const char *)sqlite3_column_text(st, 1), "hierarchical_memory_limit") &&
-		    r->memcg && v > 0 && v < (1LL << 60))
-			r->limit_pages = v / page_size;
+		    r->memcg && v > 0) {
+			if (v < (1LL << 60))
+				r->limit_pages = v / page_size;
+			else
+				r->unlimited = 1;	/* cgroup v1 prints 'no limit' as ~2^63 */
+		}
 		if (f < 0)
 			continue;
 		if ((!r->nsmp || r->smp[r->nsmp - 1].ts != ts) && add_sample(r, &alloc, ts)) {
@@ -587,11 +591,13 @@ int whatif_rec_load(struct vms_window *w, struct whatif_rec *r)
 	    query_int(w, "SELECT COUNT(*) FROM mm_vmscan_memcg_reclaim_begin WHERE ts BETWEEN ?1 AND ?2",
 		      NULL, &n) < 0)
 		return -1;
-	if (r->memcg && !r->limit_pages && !n) {
+	if (r->memcg && !r->limit_pages && (r->unlimited || !n)) {
 		/*
-		 * a memcg without a limit in memory.stat (v1 unlimited; v2 does not
-		 * print memory.max) and no memcg reclaim: reclaimed only as part of
-		 * the node. With memcg reclaim the limit must be given (--assume).
+		 * a memcg without a limit: v1 says so (the memcg reclaim events
+		 * are then other memcgs'), or memory.stat does not show it (v2
+		 * does not print memory.max) and there is no memcg reclaim:
+		 * reclaimed only as part of the node. With memcg reclaim the v2
+		 * limit must be given (--assume).
 		 */
 		free(r->smp);
 		r->smp = NULL;

@@ -164,6 +164,8 @@ static void config(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->policy = policy;
 	cfg->swap_pages = r->swap_pages;
+	/* counter demand names made-up pages, not file offsets: no xarray nodes to trim */
+	cfg->keep_shadows = !r->fm;
 	if (r->memcg) {
 		cfg->reclaimer = VMS_MEMCG;
 		cfg->limit = knob[K_MEMCG_LIMIT] - r->nonlru;

@@ -56,6 +56,7 @@ struct sim_config {
 	int swappiness;			/* 0..200 */
 	long long charge_batch;		/* pages a memcg reclaim call asks for (0: 64, MEMCG_CHARGE_BATCH) */
 	struct policy_instance *policy;	/* NULL: the baseline v6.18 for every hook */
+	int keep_shadows;		/* no shadow shrinker (keys that are not file offsets) */
 };
 
 struct sim_stats {
@@ -71,6 +72,7 @@ struct sim_stats {
 	long long kswapd_failures;	/* kswapd runs that reclaimed nothing */
 	long long kswapd_retries;	/* failed runs the policy restarted without cache_trim_mode */
 	long long over_limit;		/* charges that found nothing to reclaim (OOM in the kernel) */
+	long long shadows_dropped;	/* shadow entries freed by the shadow shrinker */
 };
 
 struct sim;
@@ -115,6 +117,22 @@ struct sim_page {
 	uint8_t referenced;		/* used since it was last scanned (young pte / PG_referenced) */
 	uint8_t workingset;		/* PG_workingset: was active (kept in the shadow too) */
 	uint8_t kept;			/* kept once by an inactive scan for being referenced */
+	int32_t node;			/* its xarray node (struct sim_xnode) */
+};
+
+/*
+ * A node of the page cache's xarray: 64 consecutive indexes of one inode
+ * (anon: of the swap space), with how many of its pages are resident and
+ * how many are shadow entries. A node holding shadows only is on the
+ * shadow-node list (oldest first), which the shadow shrinker trims.
+ */
+#define SIM_XA_SHIFT 6			/* XA_CHUNK_SHIFT */
+
+struct sim_xnode {
+	uint64_t ino, base;		/* the key: base = index >> SIM_XA_SHIFT */
+	int32_t resident, shadows;
+	int32_t prev, next;		/* on the shadow-node list, else SIM_NONE (and not listed) */
+	int8_t listed;
 };
 
 struct sim_list {
@@ -128,6 +146,13 @@ struct sim {
 	long long npages, alloc;
 	int32_t *hash;			/* open addressing: slot numbers, SIM_NONE empty */
 	long long hash_size;		/* a power of two */
+	struct sim_xnode *xnode;	/* xarray nodes; a node keeps its number for ever */
+	long long nxnode, xalloc;
+	int32_t *xhash;			/* open addressing: node numbers, SIM_NONE empty */
+	long long xhash_size;
+	int32_t shadow_head, shadow_tail;	/* shadow-only nodes: head the oldest */
+	long long shadow_nodes;		/* on that list */
+	long long shadow_deferred;	/* shadow shrinker work deferred (less than a batch) */
 	struct sim_list list[SIM_NR_LRU];
 	long long swap_used;
 	int64_t nonresident_age;	/* lruvec->nonresident_age (evictions + activations) */
@@ -140,11 +165,26 @@ struct sim {
 	struct sim_stats st;
 };
 
+/* sim-xarray.c, for sim-lru.c */
+/* The node of (@ino, @index), made when new. Return: its number, or SIM_NONE (vms_error set). */
+int32_t sim_xnode_get(struct sim *s, uint64_t ino, uint64_t index);
+/* Node @id gains (or loses, negative) @resident pages and @shadows shadow entries. */
+void sim_xnode_account(struct sim *s, int32_t id, int resident, int shadows);
+
+/* sim-lru.c, for sim-xarray.c: the slot of a key, or SIM_NONE */
+int32_t sim_slot_find(const struct sim *s, uint64_t ino, uint64_t index);
+
 /* sim-lru.c, for sim-reclaim.c */
 void sim_list_del(struct sim *s, int32_t slot);
 void sim_list_add(struct sim *s, int32_t slot, enum sim_lru lru);
 /* Evict @slot (resident): off its list, shadow = the aged nonresident counter. */
 void sim_evict(struct sim *s, int32_t slot);
+/*
+ * The shadow shrinker (mm/workingset.c, seeks 0: half the excess per call):
+ * shadow-only nodes beyond one per 8 pages of @pages are freed, oldest first,
+ * with every shadow entry in them. Return: shadow entries dropped.
+ */
+long long sim_shrink_shadows(struct sim *s, long long pages);
 
 /* sim-reclaim.c, for sim-lru.c */
 /* Make room for one page about to be charged (memcg limit, or watermarks). Return: 0. */
@@ -207,6 +247,7 @@ struct whatif_rec {
 	long nfm;
 	long long swap_pages;		/* SwapTotal */
 	long long limit_pages;		/* memcg: hierarchical_memory_limit */
+	int unlimited;			/* memcg: memory.stat says it has no limit (v1) */
 	long long max_lru;		/* memcg: the largest LRU total of the samples */
 	long long nonlru;		/* pages charged outside the LRU lists (assumed constant):
 					 * the recorded limit minus max_lru (set by the caller) */

@@ -4,7 +4,8 @@
  * whose outcome follows by hand: an LRU loop larger than the cache misses
  * on every access, the same loop in a cache larger than it hits from the
  * second round on, refault activation by distance (mm/workingset.c), and
- * the swappiness knob moving cold anon out to make room for a file loop.
+ * the swappiness knob moving cold anon out to make room for a file loop,
+ * and the shadow shrinker trimming nodes that hold shadow entries only.
  */
 #include "vms.h"
 #include "../../replay/replay.h"
@@ -341,6 +342,46 @@ static void test_policy_decides(void)
 	sim_free(s);
 }
 
+/*
+ * The shadow shrinker: 300 pages read once through a 64-page memcg, one page
+ * per xarray node (index i * 64) or all in a row. Spread out, each eviction
+ * leaves a node of one shadow, far more than the 64 >> 3 = 8 shadow-only
+ * nodes the kernel keeps: the oldest go, and page 0 comes back cold. In a
+ * row, the 236 to 267 evicted pages fill 3 or 4 nodes with shadows and a
+ * part of the next (which holds resident pages): nothing is over the limit
+ * and page 0 refaults.
+ */
+static void test_shadow_shrinker(void)
+{
+	struct sim *spread = memcg(64, 0, 60), *row = memcg(64, 0, 60);
+	struct sim_config keep = { .reclaimer = VMS_MEMCG, .limit = 64, .swappiness = 60,
+				   .charge_batch = SIM_SWAP_CLUSTER, .keep_shadows = 1 };
+	struct sim *kept = sim_new(&keep);
+	long long i;
+	int failed = 0;
+
+	for (i = 0; i < 300; i++)
+		failed |= sim_access(spread, FILE_INO, (uint64_t)i << SIM_XA_SHIFT) < 0 ||
+			  sim_access(row, FILE_INO, (uint64_t)i) < 0 ||
+			  sim_access(kept, FILE_INO, (uint64_t)i << SIM_XA_SHIFT) < 0;
+	ok(spread && row && kept && !failed, "300 pages through three 64-page memcgs");
+	ok(sim_stats(spread)->shadows_dropped > 0, "one shadow per node: the shrinker dropped %lld",
+	   sim_stats(spread)->shadows_dropped);
+	ok(spread->shadow_nodes <= 8 + 2 * 128, "shadow-only nodes left: %lld (limit 8, batches "
+	   "of 128 deferred)", spread->shadow_nodes);
+	is_int(sim_access(spread, FILE_INO, 0), SIM_COLD, "the oldest shadow is gone: page 0 is cold");
+	is_int(sim_stats(row)->shadows_dropped, 0, "in a row: a few shadow-only nodes, none dropped");
+	is_int(row->shadow_nodes, sim_stats(row)->reclaimed[1] >> SIM_XA_SHIFT,
+	       "the %lld evicted pages fill that many whole nodes with shadows",
+	       sim_stats(row)->reclaimed[1]);
+	ok(sim_access(row, FILE_INO, 0) >= SIM_REFAULT, "page 0 refaults");
+	is_int(sim_stats(kept)->shadows_dropped, 0, "keep_shadows: no shrinker");
+	ok(sim_access(kept, FILE_INO, 0) >= SIM_REFAULT, "keep_shadows: page 0 refaults");
+	sim_free(spread);
+	sim_free(row);
+	sim_free(kept);
+}
+
 int main(void)
 {
 	test_loop_larger_than_cache();
@@ -353,5 +394,6 @@ int main(void)
 	test_kswapd_gives_up();
 	test_policy_decides();
 	test_kswapd_retry();
+	test_shadow_shrinker();
 	return done_testing();
 }
