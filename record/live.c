@@ -114,6 +114,10 @@ static int enable_defaults(struct live_session *s, struct vms_db *db)
 	while (!rc && sqlite3_step(st) == SQLITE_ROW)
 		rc = enable_one(s, (const char *)sqlite3_column_text(st, 0), 0);
 	sqlite3_finalize(st);
+	/* the demand `vmscope whatif` simulates: page-cache insertions and removals */
+	if (!rc && (enable_one(s, "filemap:mm_filemap_add_to_page_cache", 0) ||
+		    enable_one(s, "filemap:mm_filemap_delete_from_page_cache", 0)))
+		rc = -1;
 	if (!rc && !s->nsystems)
 		rc = vms_error("this kernel has none of the vmscan or writeback trace events");
 	return rc;

@@ -232,9 +232,10 @@ static int settle_knobs(const struct whatif_opts *o, struct run *run)
 	if (!r->fm && !run->demand_counters)
 		return vms_error("the recording has no page-cache events (filemap:"
 				 "mm_filemap_add_to_page_cache, mm_filemap_delete_from_page_cache), so "
-				 "file demand is known only as counts: record them (vmscope record -e "
-				 "filemap with the default events), or accept counts with --assume "
-				 "demand=counters");
+				 "file demand is known only as counts: record them (vmscope record's "
+				 "default events include them; with -e, add -e filemap:"
+				 "mm_filemap_add_to_page_cache -e filemap:mm_filemap_delete_from_page_cache), "
+				 "or accept counts with --assume demand=counters");
 	len = 0;
 	run->scenario[0] = 0;
 	for (k = 0; k < K_NKNOBS; k++)

@@ -7,7 +7,8 @@
 # directions of the predicted change and the floors the model reaches on
 # this VM (docs/whatif.md, MEASURED, has the whole table and the misses).
 # Also run-scenario's --vfs-cache-pressure: the sysctl is back after a
-# SIGTERM. Live (root, tracefs, a memcg controller); about two minutes.
+# SIGTERM; and record's default events include the filemap insertions.
+# Live (root, tracefs, a memcg controller); about two minutes.
 . "$(dirname "$0")/test-lib.sh"
 
 PAIRS="$SRC_DIR/samples/whatif-pairs"
@@ -96,6 +97,18 @@ test_expect_success ROOT,SQLITE3 'run-scenario --vfs-cache-pressure: the sysctl 
 	assert_eq "$rc" 143 &&
 	assert_eq "$(cat /proc/sys/vm/vfs_cache_pressure)" "$before" &&
 	grep -q "restored /proc/sys/vm/vfs_cache_pressure\|vm.vfs_cache_pressure: $before -> 777" vfs.out
+'
+
+test_expect_success ROOT,TRACEFS,SQLITE3 'record: the default events include the page-cache insertions whatif needs' '
+	mkdir -p "$WORK" &&
+	head -c 4194304 /dev/urandom > "$WORK/f" && sync &&
+	dd if="$WORK/f" iflag=nocache count=0 status=none &&
+	vmscope record -q -o rec.db -- cat "$WORK/f" > /dev/null &&
+	rm -f "$WORK/f" &&
+	n=$(sqlite3 -batch rec.db "SELECT COUNT(*) FROM event_generic
+		WHERE system = '\''filemap'\'' AND event = '\''mm_filemap_add_to_page_cache'\''") &&
+	echo "insertions: $n" &&
+	test "$n" -gt 0
 '
 
 test_done
