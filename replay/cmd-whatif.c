@@ -262,9 +262,12 @@ static struct table *outcome_table(const struct run *run, const double *base, co
 	table_column(t, "baseline", NULL, 0);
 	table_column(t, "whatif", NULL, 0);
 	table_column(t, "change", "%", 1);
+	table_column(t, "scaled", NULL, 0);
 	for (m = 0; m < M_NMETRICS; m++) {
 		int dec = m == M_SECONDS ? 3 : 0;
 		double c = whatif_change_pct(run->rec.recorded[m], wi[m]);
+		/* the model's own error on this recording divided out */
+		double scaled = base[m] > 0 ? run->rec.recorded[m] * wi[m] / base[m] : NAN;
 
 		table_row(t);
 		table_text(t, whatif_metric_names[m]);
@@ -281,11 +284,19 @@ static struct table *outcome_table(const struct run *run, const double *base, co
 			table_null(t);
 		else
 			table_real(t, c);
+		if (isnan(scaled))
+			table_null(t);
+		else if (dec)
+			table_real(t, scaled);
+		else
+			table_int(t, (long long)(scaled + 0.5));
 	}
 	table_note(t, "scenario: %s; lruvec: %s", run->scenario,
 		   run->rec.memcg ? "the sampled memcg" : "node 0");
 	table_note(t, "baseline: the recording simulated with its own knobs; compare whatif with "
 		   "baseline for the effect of the change, baseline with recorded for the model's error");
+	table_note(t, "scaled: recorded x whatif / baseline, the prediction with the model's error on "
+		   "this recording divided out (meaningless where the baseline is far off or near 0)");
 	return t;
 }
 
