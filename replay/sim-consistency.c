@@ -68,8 +68,9 @@ int whatif_consistency(const struct whatif_rec *r, int demand_counters, const do
 		snprintf(a[n].item, sizeof(a[n].item), "self-consistency: %s", whatif_metric_names[m]);
 		if (!r->has_recorded[m]) {
 			snprintf(a[n].value, sizeof(a[n].value), "not recorded");
-		} else if (isnan(err) && !base[m]) {
-			snprintf(a[n].value, sizeof(a[n].value), "within 10%%: 0 recorded, 0 simulated");
+		} else if (isnan(err) && base[m] <= SIM_SWAP_CLUSTER) {
+			snprintf(a[n].value, sizeof(a[n].value), "within 10%%: 0 recorded, %.0f simulated%s",
+				 base[m], base[m] ? " (less than a reclaim batch of 32 pages)" : "");
 		} else if (isnan(err)) {
 			snprintf(a[n].value, sizeof(a[n].value), "0 recorded, %.0f simulated: %s",
 				 base[m], why(r, demand_counters, m, 1));
