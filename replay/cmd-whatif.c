@@ -45,7 +45,11 @@ static const struct cli_help whatif_help = {
 /* Knobs that no part of the simulation models yet, and why. */
 static const char *const not_modeled[K_NKNOBS] = {
 	[K_WATERMARK_BOOST] = "watermark boosting (fragmentation events, boosted kswapd) is not simulated",
-	[K_VFS_CACHE_PRESSURE] = "slab (dentries, inodes) and its shrinkers are not simulated",
+	[K_VFS_CACHE_PRESSURE] = "slab (dentries, inodes), its shrinkers and the page cache freed "
+				 "with its inodes are not simulated: cgroup v1 memory.stat does not "
+				 "show the memcg's slab, the recording has only the shrinkers' object "
+				 "counts (mm_shrink_slab_start), and vfs_cache_pressure acts on "
+				 "nothing else (docs/whatif.md has the measured pair)",
 };
 
 #define MAX_CHANGES 16
