@@ -36,7 +36,8 @@ static const struct cli_help whatif_help = {
 		"demand=counters (accept demand derived from counter samples when no filemap\n"
 		"events were recorded) and access=sequential (between two recorded insertions\n"
 		"of a file the workload used the pages in between: hits the recording cannot\n"
-		"show).\n"
+		"show) and access=protected (the same, and the pages so used are ones the\n"
+		"kernel protected, as it does exec-mapped pages).\n"
 		"\n"
 		"Exit status: 0 done; 1 DB unreadable, or the recording lacks what the\n"
 		"simulation needs (the message names it); 2 usage error. See docs/whatif.md.\n",
@@ -92,7 +93,7 @@ static int parse_whatif_options(int argc, const char **argv, struct whatif_opts 
 		OPT_STRING_LIST('s', "set", &set, "K=V", "change a knob (repeatable; knobs below)"),
 		OPT_STRING_LIST('a', "assume", &assume, "K=V",
 				"a knob value the recording lacks (same names);\n"
-				"or demand=counters, access=sequential (below)"),
+				"or demand=counters, access=sequential|protected (below)"),
 		OPT_WINDOW(&win, "the run"),
 		OPT_FORMAT(&o->fmt),
 		OPT_ARG("DB", "database", &o->path),
@@ -191,6 +192,10 @@ static int settle_knobs(const struct whatif_opts *o, struct run *run)
 		}
 		if (!strcmp(o->assume[i], "access=sequential")) {
 			r->sequential = 1;
+			continue;
+		}
+		if (!strcmp(o->assume[i], "access=protected")) {
+			r->sequential = r->protect = 1;
 			continue;
 		}
 		if (parse_knob(o->assume[i], &k, &v))
@@ -362,11 +367,18 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 	}
 	if (n < max && r->fm) {
 		snprintf(a[n].item, sizeof(a[n].item), "demand: access");
-		snprintf(a[n].value, sizeof(a[n].value), "%s", r->sequential ?
+		snprintf(a[n].value, sizeof(a[n].value), "%s", r->protect ?
+			 "protected: the pages between two recorded insertions of a file that the "
+			 "recording had resident were used too (hits), and the kernel protected them "
+			 "(activated at their first referenced scan, kept active when referenced, as "
+			 "exec-mapped pages); gaps over twice the lruvec's pages are jumps" :
+			 r->sequential ?
 			 "sequential: the pages between two recorded insertions of a file that the "
-			 "recording had resident were used too (hits)" :
+			 "recording had resident were used too (hits); gaps over twice the lruvec's "
+			 "pages are jumps" :
 			 "misses only: pages resident in the recording are not used again");
-		a[n].source = r->sequential ? "--assume access=sequential" : "default";
+		a[n].source = r->protect ? "--assume access=protected" :
+			      r->sequential ? "--assume access=sequential" : "default";
 		a[n++].firmness = "assumed";
 	}
 	if (n < max) {

@@ -290,6 +290,16 @@ int sim_access(struct sim *s, uint64_t ino, uint64_t index)
 	return ret;
 }
 
+int sim_access_protected(struct sim *s, uint64_t ino, uint64_t index)
+{
+	int ret = sim_access(s, ino, index);
+	int32_t slot;
+
+	if (ret >= 0 && ino != SIM_ANON_INO && (slot = slot_find(s, ino, index)) != SIM_NONE)
+		s->page[slot].protect = 1;
+	return ret;
+}
+
 void sim_remove(struct sim *s, uint64_t ino, uint64_t index)
 {
 	int32_t slot = slot_find(s, ino, index);

@@ -93,6 +93,13 @@ int sim_populate(struct sim *s, enum sim_lru lru, uint64_t ino, uint64_t first_i
  * Return: enum sim_access, or -1 (out of memory, vms_error set).
  */
 int sim_access(struct sim *s, uint64_t ino, uint64_t index);
+/*
+ * sim_access() of a page the recording kept resident while the workload used
+ * it (a hit there): the page is marked as one the kernel protects (as it
+ * does exec-mapped pages: activated at its first referenced scan, kept on the
+ * active list when referenced). Return: as sim_access().
+ */
+int sim_access_protected(struct sim *s, uint64_t ino, uint64_t index);
 /* Page (@ino, @index) is truncated or freed: off its list, no shadow. */
 void sim_remove(struct sim *s, uint64_t ino, uint64_t index);
 /* The kernel flushed its counters: reclaim now sees the activations counted so far. */
@@ -117,6 +124,7 @@ struct sim_page {
 	uint8_t referenced;		/* used since it was last scanned (young pte / PG_referenced) */
 	uint8_t workingset;		/* PG_workingset: was active (kept in the shadow too) */
 	uint8_t kept;			/* kept once by an inactive scan for being referenced */
+	uint8_t protect;		/* the kernel protected it (kept resident while used) */
 	int32_t node;			/* its xarray node (struct sim_xnode) */
 };
 
@@ -260,6 +268,7 @@ struct whatif_rec {
 	double ns_per_scanned;		/* recorded reclaim time per page scanned */
 	long long charge_batch;		/* memcg: recorded pages reclaimed per reclaim call (at least 64) */
 	int sequential;			/* assume file access is sequential between recorded insertions */
+	int protect;			/* and the pages so used as protected (exec-mapped) */
 	long long inodesteal;		/* growth of vmstat pginodesteal (machine-wide) */
 	long long scanned_recorded;
 };

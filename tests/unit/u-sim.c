@@ -382,6 +382,38 @@ static void test_shadow_shrinker(void)
 	sim_free(kept);
 }
 
+/*
+ * A page the kernel protects (sim_access_protected(): exec-mapped, as the
+ * recording shows it kept resident while used) is activated at its first
+ * referenced scan; an unprotected one is kept once on the inactive list.
+ * 64 pages fill a 64-page memcg (page 0 protected, page 1 not, every page
+ * comes in referenced); page 64's charge reclaims from the tail: page 0 goes
+ * to the active list, page 1 is rotated (kept), and at least a batch of 32
+ * is reclaimed from the second pass over the kept pages.
+ */
+static void test_protected_page(void)
+{
+	struct sim *s = memcg(64, 0, 60);
+	int32_t p0, p1;
+	long long i;
+	int failed;
+
+	failed = sim_access_protected(s, FILE_INO, 0) < 0;
+	for (i = 1; i <= 64; i++)
+		failed |= sim_access(s, FILE_INO, i) < 0;
+	ok(s && !failed, "65 pages through a 64-page memcg, page 0 protected");
+	p0 = sim_slot_find(s, FILE_INO, 0);
+	p1 = sim_slot_find(s, FILE_INO, 1);
+	ok(p0 != SIM_NONE && s->page[p0].lru == SIM_ACTIVE_FILE,
+	   "the protected page was activated at its first scan");
+	is_int(sim_lru_size(s, SIM_ACTIVE_FILE), 1, "and it alone");
+	ok(p1 != SIM_NONE && s->page[p1].lru != SIM_ACTIVE_FILE,
+	   "the unprotected page 1 was not activated (kept once, or reclaimed)");
+	ok(sim_stats(s)->reclaimed[1] >= SIM_SWAP_CLUSTER, "at least a batch reclaimed (%lld)",
+	   sim_stats(s)->reclaimed[1]);
+	sim_free(s);
+}
+
 int main(void)
 {
 	test_loop_larger_than_cache();
@@ -395,5 +427,6 @@ int main(void)
 	test_policy_decides();
 	test_kswapd_retry();
 	test_shadow_shrinker();
+	test_protected_page();
 	return done_testing();
 }
