@@ -445,29 +445,20 @@ struct pid_set {
 static int pid_set_load(struct vms_window *w, struct pid_set *set, const char *sql)
 {
 	sqlite3_stmt *st = vms_window_prepare(w, sql);
-	long alloc = 0;
-	int rc;
+	int rc, alloc = 0;
 
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (set->n == alloc) {
-			long na = alloc ? alloc * 2 : 16;
-			long long *p = realloc(set->pid, na * sizeof(*p));
-
-			if (!p) {
-				rc = SQLITE_NOMEM;
-				break;
-			}
-			set->pid = p;
-			alloc = na;
+		if (vms_array_reserve(&set->pid, &alloc, (int)set->n, 16, sizeof(*set->pid))) {
+			sqlite3_finalize(st);
+			return -1;
 		}
 		set->pid[set->n++] = sqlite3_column_int64(st, 0);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return vms_error("reading pids: %s", rc == SQLITE_NOMEM ? "out of memory" :
-				 sqlite3_errmsg(w->sql));
+		return vms_error("reading pids: %s", sqlite3_errmsg(w->sql));
 	if (set->n)
 		qsort(set->pid, set->n, sizeof(*set->pid), vms_cmp_ll);
 	return 0;
