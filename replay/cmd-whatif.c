@@ -381,6 +381,15 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 			      r->sequential ? "--assume access=sequential" : "default";
 		a[n++].firmness = "assumed";
 	}
+	if (n < max && r->memcg) {
+		snprintf(a[n].item, sizeof(a[n].item), "memcg reclaimers");
+		snprintf(a[n].value, sizeof(a[n].value), "%lld task(s) entered memcg reclaim%s",
+			 r->reclaimers, r->reclaimers > 1 ? ": the events do not say which memcg, so "
+			 "all count as the sampled memcg's (reclaim and demand of another memcg "
+			 "reclaiming meanwhile would be counted)" : "");
+		a[n].source = "events";
+		a[n++].firmness = r->reclaimers > 1 ? "assumed" : "exact";
+	}
 	if (n < max) {
 		snprintf(a[n].item, sizeof(a[n].item), "reclaim_seconds");
 		snprintf(a[n].value, sizeof(a[n].value), "%.0f ns per page scanned (the recording's "

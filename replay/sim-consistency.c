@@ -27,6 +27,9 @@ static const char *why(const struct whatif_rec *r, int demand_counters, int m, d
 		return "node reclaim of a machine shared with other work: the refaults and the page "
 		       "cache recorded are machine-wide counters, other tasks' demand is not in the "
 		       "recording";
+	if (r->reclaimers > 1 && m != M_REFAULT_FILE)
+		return "several tasks entered memcg reclaim and the events do not say in which "
+		       "memcg: another memcg's reclaim (and page-cache demand) counted as this one's";
 	if (m == M_RECLAIMED_FILE && r->inodesteal > 0.05 * r->recorded[M_RECLAIMED_FILE])
 		return "page cache went with its inodes (pginodesteal grew, machine-wide): inode "
 		       "and slab reclaim are not modeled, and the simulation reclaims those pages "

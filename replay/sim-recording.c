@@ -601,6 +601,9 @@ int whatif_rec_load(struct vms_window *w, struct whatif_rec *r)
 		return vms_error("the window holds %ld counter samples of the %s; a simulation needs "
 				 "at least two (record with counters, e.g. 'vmscope record -m CGROUP')",
 				 r->nsmp, r->memcg ? "memcg" : "node");
+	if (r->memcg && query_int(w, "SELECT COUNT(DISTINCT pid) FROM mm_vmscan_memcg_reclaim_begin "
+				  "WHERE ts BETWEEN ?1 AND ?2", NULL, &r->reclaimers) < 0)
+		return -1;
 	if (load_knobs(w, r) || load_reclaim(w, r) || load_outcome(w, r) ||
 	    load_memory(w, r, page_size))
 		return -1;

@@ -256,6 +256,7 @@ struct whatif_rec {
 	long long swap_pages;		/* SwapTotal */
 	long long limit_pages;		/* memcg: hierarchical_memory_limit */
 	int unlimited;			/* memcg: memory.stat says it has no limit (v1) */
+	long long reclaimers;		/* memcg: tasks that entered memcg reclaim in the window */
 	long long max_lru;		/* memcg: the largest LRU total of the samples */
 	long long nonlru;		/* pages charged outside the LRU lists (assumed constant):
 					 * the recorded limit minus max_lru (set by the caller) */
