@@ -59,10 +59,10 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'whatif-pairs: six thrash runs re
 	! grep -q refused p/pairs.csv
 '
 
-test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'swappiness: towards 0 no anon reclaim; from 0 the anon swapped out within 25%' '
+test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'swappiness: towards 0 no anon reclaim; from 0 the anon swapped out within 35%' '
 	for f in s60 s100; do assert_eq "$(row $f s0 reclaimed_anon predicted)" 0.0 || return 1; done &&
-	within s0 s60 reclaimed_anon 25 raw &&
-	within s0 s100 reclaimed_anon 25 raw
+	within s0 s60 reclaimed_anon 35 raw &&
+	within s0 s100 reclaimed_anon 35 raw
 '
 
 test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'swappiness: file refaults rise towards 0 and fall towards 100' '
