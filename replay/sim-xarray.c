@@ -20,76 +20,23 @@
 
 #define SHRINK_BATCH 128
 
-static uint64_t node_hash(uint64_t ino, uint64_t base)
-{
-	uint64_t h = ino * 0xd6e8feb86659fd93ULL ^ (base + 0x9e3779b97f4a7c15ULL);
-
-	h ^= h >> 32;
-	h *= 0xd6e8feb86659fd93ULL;
-	return h ^ (h >> 32);
-}
-
-static int xhash_grow(struct sim *s)
-{
-	long long size = s->xhash_size ? s->xhash_size * 2 : 256, i;
-	int32_t *h = malloc(size * sizeof(*h));
-
-	if (!h)
-		return vms_error("out of memory (simulation of %lld xarray nodes)", s->nxnode);
-	for (i = 0; i < size; i++)
-		h[i] = SIM_NONE;
-	for (i = 0; i < s->nxnode; i++) {
-		uint64_t b = node_hash(s->xnode[i].ino, s->xnode[i].base) & (size - 1);
-
-		while (h[b] != SIM_NONE)
-			b = (b + 1) & (size - 1);
-		h[b] = (int32_t)i;
-	}
-	free(s->xhash);
-	s->xhash = h;
-	s->xhash_size = size;
-	return 0;
-}
-
 int32_t sim_xnode_get(struct sim *s, uint64_t ino, uint64_t index)
 {
-	uint64_t base = index >> SIM_XA_SHIFT, b;
+	uint64_t base = index >> SIM_XA_SHIFT;
+	int32_t id = sim_index_find(&s->xnode_ix, s->xnode, sizeof(*s->xnode), ino, base);
 	struct sim_xnode *n;
 
-	if (s->xhash_size) {
-		for (b = node_hash(ino, base) & (s->xhash_size - 1); s->xhash[b] != SIM_NONE;
-		     b = (b + 1) & (s->xhash_size - 1)) {
-			n = &s->xnode[s->xhash[b]];
-			if (n->ino == ino && n->base == base)
-				return s->xhash[b];
-		}
-	}
-	if (s->nxnode >= INT32_MAX - 1) {
-		vms_error("the simulation holds at most %d xarray nodes", INT32_MAX - 1);
+	if (id != SIM_NONE)
+		return id;
+	if (vms_array_reserve(&s->xnode, &s->xalloc, (int)s->nxnode, 256, sizeof(*s->xnode)))
 		return SIM_NONE;
-	}
-	if (2 * (s->nxnode + 1) > s->xhash_size && xhash_grow(s))
-		return SIM_NONE;
-	if (s->nxnode == s->xalloc) {
-		long long alloc = s->xalloc ? s->xalloc * 2 : 256;
-		struct sim_xnode *nn = realloc(s->xnode, alloc * sizeof(*nn));
-
-		if (!nn) {
-			vms_error("out of memory (simulation of %lld xarray nodes)", s->nxnode);
-			return SIM_NONE;
-		}
-		s->xnode = nn;
-		s->xalloc = alloc;
-	}
 	n = &s->xnode[s->nxnode];
 	memset(n, 0, sizeof(*n));
 	n->ino = ino;
 	n->base = base;
 	n->prev = n->next = SIM_NONE;
-	for (b = node_hash(ino, base) & (s->xhash_size - 1); s->xhash[b] != SIM_NONE;
-	     b = (b + 1) & (s->xhash_size - 1))
-		;
-	s->xhash[b] = (int32_t)s->nxnode;
+	if (sim_index_add(&s->xnode_ix, s->xnode, sizeof(*s->xnode), (int32_t)s->nxnode))
+		return SIM_NONE;
 	return (int32_t)s->nxnode++;
 }
 

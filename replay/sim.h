@@ -116,8 +116,25 @@ const struct sim_stats *sim_stats(const struct sim *s);
 
 #define SIM_NONE (-1)
 
+/* sim-index.c: records found by two 64-bit keys, which each record starts with */
+struct sim_keyed {
+	uint64_t a, b;
+};
+
+struct sim_index {
+	int32_t *slot;			/* record numbers, SIM_NONE empty */
+	long long size;			/* a power of two */
+};
+
+/* Record @id of the array @base (records of @stride bytes) by its keys, or SIM_NONE. */
+int32_t sim_index_find(const struct sim_index *ix, const void *base, size_t stride, uint64_t a,
+		       uint64_t b);
+/* Index record @id (records 0..@id-1 are indexed). Return: 0 or -1 (vms_error set). */
+int sim_index_add(struct sim_index *ix, const void *base, size_t stride, int32_t id);
+void sim_index_release(struct sim_index *ix);
+
 struct sim_page {
-	uint64_t ino, index;		/* the key */
+	uint64_t ino, index;		/* the key (first: struct sim_keyed) */
 	int64_t shadow;			/* nonresident age at eviction; -1: no shadow */
 	int32_t prev, next;		/* LRU list links (slot numbers), SIM_NONE at the ends */
 	int8_t lru;			/* enum sim_lru, or SIM_NONE when not resident */
@@ -137,7 +154,7 @@ struct sim_page {
 #define SIM_XA_SHIFT 6			/* XA_CHUNK_SHIFT */
 
 struct sim_xnode {
-	uint64_t ino, base;		/* the key: base = index >> SIM_XA_SHIFT */
+	uint64_t ino, base;		/* the key: base = index >> SIM_XA_SHIFT (first: struct sim_keyed) */
 	int32_t resident, shadows;
 	int32_t prev, next;		/* on the shadow-node list, else SIM_NONE (and not listed) */
 	int8_t listed;
@@ -151,13 +168,13 @@ struct sim_list {
 struct sim {
 	struct sim_config cfg;
 	struct sim_page *page;		/* slots; a key keeps its slot for ever */
-	long long npages, alloc;
-	int32_t *hash;			/* open addressing: slot numbers, SIM_NONE empty */
-	long long hash_size;		/* a power of two */
+	long long npages;
+	int alloc;			/* slots allocated (vms_array_reserve) */
+	struct sim_index page_ix;	/* pages by (ino, index) */
 	struct sim_xnode *xnode;	/* xarray nodes; a node keeps its number for ever */
-	long long nxnode, xalloc;
-	int32_t *xhash;			/* open addressing: node numbers, SIM_NONE empty */
-	long long xhash_size;
+	long long nxnode;
+	int xalloc;
+	struct sim_index xnode_ix;	/* xarray nodes by (ino, base) */
 	int32_t shadow_head, shadow_tail;	/* shadow-only nodes: head the oldest */
 	long long shadow_nodes;		/* on that list */
 	long long shadow_deferred;	/* shadow shrinker work deferred (less than a batch) */
