@@ -112,6 +112,7 @@ LIB_OBJS += plots/kind-replay.o
 LIB_OBJS += plots/kind-scan.o
 LIB_OBJS += plots/kind-shrinkers.o
 LIB_OBJS += plots/kind-stalls.o
+LIB_OBJS += plots/kind-whatif.o
 LIB_OBJS += lib/error.o
 LIB_OBJS += lib/input.o
 LIB_OBJS += lib/progress.o
@@ -144,6 +145,9 @@ LIB_OBJS += replay/sim-reclaim.o
 LIB_OBJS += replay/sim-recording.o
 LIB_OBJS += replay/sim-run.o
 LIB_OBJS += replay/sim-store.o
+LIB_OBJS += replay/sim-consistency.o
+LIB_OBJS += replay/sim-xarray.o
+LIB_OBJS += replay/sim-index.o
 LIB_OBJS += record/decode.o
 LIB_OBJS += record/import.o
 LIB_OBJS += record/import-dat.o
@@ -281,6 +285,7 @@ bench: all samples
 	@sh bench/record-bench.sh
 	@sh bench/replay-bench.sh
 	@sh bench/report-bench.sh
+	@sh bench/whatif-bench.sh
 
 # Mutation smoke (tests/README.md): each tests/mutate/mutations.txt bug in a
 # scratch copy, with the tests named for it; MUTATE="ID ..." runs a few.

@@ -42,7 +42,8 @@ static const struct cli_help plot_help = {
 		 "  stalls     latency distribution of reclaim calls and throttling\n"
 		 "  lru        LRU list sizes; free pages against the watermarks (counters)\n"
 		 "  shrinkers  objects scanned/freed per second by the top shrinkers\n"
-		 "  replay     decisions replayed policies would have taken differently (after replay)\n",
+		 "  replay     decisions replayed policies would have taken differently (after replay)\n"
+		 "  whatif     recorded against simulated refaults, reclaim, LRU sizes (after whatif)\n",
 	.more = "Needs gnuplot (Debian: apt-get install gnuplot-nox). The scripts are\n"
 		"looked up in $VMSCOPE_PLOTDIR, then plots/ next to the vmscope binary, then\n"
 		"/usr/local/share/vmscope/plots. Exit status: 0 done; 1 DB unreadable, data\n"

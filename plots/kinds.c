@@ -18,7 +18,8 @@
 	PLOT_KIND(stalls)	\
 	PLOT_KIND(lru)		\
 	PLOT_KIND(shrinkers)	\
-	PLOT_KIND(replay)
+	PLOT_KIND(replay)	\
+	PLOT_KIND(whatif)
 
 #define DECLARE_KIND(name) extern const struct plot_kind plot_kind_##name;
 #define LIST_KIND(name) &plot_kind_##name,

@@ -36,7 +36,8 @@ static const struct cli_help whatif_help = {
 		"demand=counters (accept demand derived from counter samples when no filemap\n"
 		"events were recorded) and access=sequential (between two recorded insertions\n"
 		"of a file the workload used the pages in between: hits the recording cannot\n"
-		"show).\n"
+		"show) and access=protected (the same, and the pages so used are ones the\n"
+		"kernel protected, as it does exec-mapped pages).\n"
 		"\n"
 		"Exit status: 0 done; 1 DB unreadable, or the recording lacks what the\n"
 		"simulation needs (the message names it); 2 usage error. See docs/whatif.md.\n",
@@ -45,7 +46,11 @@ static const struct cli_help whatif_help = {
 /* Knobs that no part of the simulation models yet, and why. */
 static const char *const not_modeled[K_NKNOBS] = {
 	[K_WATERMARK_BOOST] = "watermark boosting (fragmentation events, boosted kswapd) is not simulated",
-	[K_VFS_CACHE_PRESSURE] = "slab (dentries, inodes) and its shrinkers are not simulated",
+	[K_VFS_CACHE_PRESSURE] = "slab (dentries, inodes), its shrinkers and the page cache freed "
+				 "with its inodes are not simulated: cgroup v1 memory.stat does not "
+				 "show the memcg's slab, the recording has only the shrinkers' object "
+				 "counts (mm_shrink_slab_start), and vfs_cache_pressure acts on "
+				 "nothing else (docs/whatif.md has the measured pair)",
 };
 
 #define MAX_CHANGES 16
@@ -88,7 +93,7 @@ static int parse_whatif_options(int argc, const char **argv, struct whatif_opts 
 		OPT_STRING_LIST('s', "set", &set, "K=V", "change a knob (repeatable; knobs below)"),
 		OPT_STRING_LIST('a', "assume", &assume, "K=V",
 				"a knob value the recording lacks (same names);\n"
-				"or demand=counters, access=sequential (below)"),
+				"or demand=counters, access=sequential|protected (below)"),
 		OPT_WINDOW(&win, "the run"),
 		OPT_FORMAT(&o->fmt),
 		OPT_ARG("DB", "database", &o->path),
@@ -189,6 +194,10 @@ static int settle_knobs(const struct whatif_opts *o, struct run *run)
 			r->sequential = 1;
 			continue;
 		}
+		if (!strcmp(o->assume[i], "access=protected")) {
+			r->sequential = r->protect = 1;
+			continue;
+		}
 		if (parse_knob(o->assume[i], &k, &v))
 			return -1;
 		if (r->knob[k].known)
@@ -232,9 +241,10 @@ static int settle_knobs(const struct whatif_opts *o, struct run *run)
 	if (!r->fm && !run->demand_counters)
 		return vms_error("the recording has no page-cache events (filemap:"
 				 "mm_filemap_add_to_page_cache, mm_filemap_delete_from_page_cache), so "
-				 "file demand is known only as counts: record them (vmscope record -e "
-				 "filemap with the default events), or accept counts with --assume "
-				 "demand=counters");
+				 "file demand is known only as counts: record them (vmscope record's "
+				 "default events include them; with -e, add -e filemap:"
+				 "mm_filemap_add_to_page_cache -e filemap:mm_filemap_delete_from_page_cache), "
+				 "or accept counts with --assume demand=counters");
 	len = 0;
 	run->scenario[0] = 0;
 	for (k = 0; k < K_NKNOBS; k++)
@@ -261,9 +271,12 @@ static struct table *outcome_table(const struct run *run, const double *base, co
 	table_column(t, "baseline", NULL, 0);
 	table_column(t, "whatif", NULL, 0);
 	table_column(t, "change", "%", 1);
+	table_column(t, "scaled", NULL, 0);
 	for (m = 0; m < M_NMETRICS; m++) {
 		int dec = m == M_SECONDS ? 3 : 0;
 		double c = whatif_change_pct(run->rec.recorded[m], wi[m]);
+		/* the model's own error on this recording divided out */
+		double scaled = base[m] > 0 ? run->rec.recorded[m] * wi[m] / base[m] : NAN;
 
 		table_row(t);
 		table_text(t, whatif_metric_names[m]);
@@ -280,11 +293,19 @@ static struct table *outcome_table(const struct run *run, const double *base, co
 			table_null(t);
 		else
 			table_real(t, c);
+		if (isnan(scaled))
+			table_null(t);
+		else if (dec)
+			table_real(t, scaled);
+		else
+			table_int(t, (long long)(scaled + 0.5));
 	}
 	table_note(t, "scenario: %s; lruvec: %s", run->scenario,
 		   run->rec.memcg ? "the sampled memcg" : "node 0");
 	table_note(t, "baseline: the recording simulated with its own knobs; compare whatif with "
 		   "baseline for the effect of the change, baseline with recorded for the model's error");
+	table_note(t, "scaled: recorded x whatif / baseline, the prediction with the model's error on "
+		   "this recording divided out (meaningless where the baseline is far off or near 0)");
 	return t;
 }
 
@@ -295,7 +316,9 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 		{ "model: referenced", "pages are mapped: one comes in referenced, an inactive scan "
 		  "keeps a referenced page once and activates it when referenced again; no exec "
 		  "protection on the active list" },
-		{ "model: shadows", "every evicted page keeps its shadow entry (no shadow shrinker)" },
+		{ "model: shadows", "file shadows sit in xarray nodes of 64 pages; the shadow "
+		  "shrinker frees shadow-only nodes beyond one per 8 LRU pages, oldest first, half "
+		  "the excess per reclaim pass (filemap demand only); anon shadows are kept" },
 		{ "model: kswapd", "runs to the high watermark at the allocation that wakes it" },
 		{ "model: flush", "reclaim sees refaults counted up to the last memory.stat read "
 		  "(the recorder's reads flush the kernel's counters) or the 2 s periodic flush" },
@@ -344,12 +367,28 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 	}
 	if (n < max && r->fm) {
 		snprintf(a[n].item, sizeof(a[n].item), "demand: access");
-		snprintf(a[n].value, sizeof(a[n].value), "%s", r->sequential ?
+		snprintf(a[n].value, sizeof(a[n].value), "%s", r->protect ?
+			 "protected: the pages between two recorded insertions of a file that the "
+			 "recording had resident were used too (hits), and the kernel protected them "
+			 "(activated at their first referenced scan, kept active when referenced, as "
+			 "exec-mapped pages); gaps over twice the lruvec's pages are jumps" :
+			 r->sequential ?
 			 "sequential: the pages between two recorded insertions of a file that the "
-			 "recording had resident were used too (hits)" :
+			 "recording had resident were used too (hits); gaps over twice the lruvec's "
+			 "pages are jumps" :
 			 "misses only: pages resident in the recording are not used again");
-		a[n].source = r->sequential ? "--assume access=sequential" : "default";
+		a[n].source = r->protect ? "--assume access=protected" :
+			      r->sequential ? "--assume access=sequential" : "default";
 		a[n++].firmness = "assumed";
+	}
+	if (n < max && r->memcg) {
+		snprintf(a[n].item, sizeof(a[n].item), "memcg reclaimers");
+		snprintf(a[n].value, sizeof(a[n].value), "%lld task(s) entered memcg reclaim%s",
+			 r->reclaimers, r->reclaimers > 1 ? ": the events do not say which memcg, so "
+			 "all count as the sampled memcg's (reclaim and demand of another memcg "
+			 "reclaiming meanwhile would be counted)" : "");
+		a[n].source = "events";
+		a[n++].firmness = r->reclaimers > 1 ? "assumed" : "exact";
 	}
 	if (n < max) {
 		snprintf(a[n].item, sizeof(a[n].item), "reclaim_seconds");
@@ -393,7 +432,7 @@ int cmd_whatif(int argc, const char **argv)
 	struct whatif_point *bseries = NULL, *wseries = NULL;
 	struct policy_instance pol = { 0 };
 	struct table *t1 = NULL, *t2 = NULL;
-	struct whatif_assumption asm_rows[24];
+	struct whatif_assumption asm_rows[32];
 	double base[M_NMETRICS], wi[M_NMETRICS];
 	struct vms_window w = { 0 };
 	struct whatif_opts o;
@@ -431,6 +470,8 @@ int cmd_whatif(int argc, const char **argv)
 	    whatif_simulate(&run->rec, run->new_knob, has_policy ? &pol : NULL, wi, &wseries, &nw))
 		goto fail;
 	na = assumptions(run, asm_rows, sizeof(asm_rows) / sizeof(asm_rows[0]));
+	na += whatif_consistency(&run->rec, run->demand_counters, base, asm_rows + na,
+				 (int)(sizeof(asm_rows) / sizeof(asm_rows[0])) - na);
 	if (vms_db_apply_schema_file(db, "930-whatif.sql") || vms_db_exec(db, "BEGIN") ||
 	    whatif_store(db, run->scenario, &run->rec, base, wi, bseries, wseries, nb, asm_rows, na) ||
 	    vms_db_exec(db, "COMMIT"))

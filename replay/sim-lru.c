@@ -7,7 +7,7 @@
  * Reclaim itself (when and what to scan) is sim-reclaim.c.
  *
  * How it works: every key ever seen gets a slot in one array, found through
- * an open-addressing hash; slots are never freed, so a shadow entry is
+ * an index (sim-index.c); slots are never freed, so a shadow entry is
  * simply a non-resident slot with shadow >= 0 (the kernel trims shadows
  * under memory pressure; the simulation keeps all of them, an assumption
  * whatif states). Lists are doubly linked through the slots.
@@ -18,88 +18,30 @@
 #include "vms.h"
 #include "sim.h"
 
-static uint64_t key_hash(uint64_t ino, uint64_t index)
-{
-	uint64_t h = ino * 0x9e3779b97f4a7c15ULL ^ (index + 0x632be59bd9b4e019ULL);
-
-	h ^= h >> 31;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	return h ^ (h >> 29);
-}
-
-static int hash_grow(struct sim *s)
-{
-	long long size = s->hash_size ? s->hash_size * 2 : 1024, i;
-	int32_t *h = malloc(size * sizeof(*h));
-
-	if (!h)
-		return vms_error("out of memory (simulation of %lld pages)", s->npages);
-	for (i = 0; i < size; i++)
-		h[i] = SIM_NONE;
-	for (i = 0; i < s->npages; i++) {
-		uint64_t b = key_hash(s->page[i].ino, s->page[i].index) & (size - 1);
-
-		while (h[b] != SIM_NONE)
-			b = (b + 1) & (size - 1);
-		h[b] = (int32_t)i;
-	}
-	free(s->hash);
-	s->hash = h;
-	s->hash_size = size;
-	return 0;
-}
-
 static int32_t slot_find(const struct sim *s, uint64_t ino, uint64_t index)
 {
-	uint64_t b;
-
-	if (!s->hash_size)
-		return SIM_NONE;
-	b = key_hash(ino, index) & (s->hash_size - 1);
-	while (s->hash[b] != SIM_NONE) {
-		const struct sim_page *p = &s->page[s->hash[b]];
-
-		if (p->ino == ino && p->index == index)
-			return s->hash[b];
-		b = (b + 1) & (s->hash_size - 1);
-	}
-	return SIM_NONE;
+	return sim_index_find(&s->page_ix, s->page, sizeof(*s->page), ino, index);
 }
 
 /* Return: the slot of a new key (not resident, no shadow), or SIM_NONE when out of memory. */
 static int32_t slot_new(struct sim *s, uint64_t ino, uint64_t index)
 {
 	struct sim_page *p;
-	uint64_t b;
 
-	if (s->npages >= INT32_MAX - 1) {
-		vms_error("the simulation holds at most %d pages", INT32_MAX - 1);
+	if (vms_array_reserve(&s->page, &s->alloc, (int)s->npages, 1024, sizeof(*s->page)))
 		return SIM_NONE;
-	}
-	if (2 * (s->npages + 1) > s->hash_size && hash_grow(s))
-		return SIM_NONE;
-	if (s->npages == s->alloc) {
-		long long alloc = s->alloc ? s->alloc * 2 : 1024;
-		struct sim_page *np = realloc(s->page, alloc * sizeof(*np));
-
-		if (!np) {
-			vms_error("out of memory (simulation of %lld pages)", s->npages);
-			return SIM_NONE;
-		}
-		s->page = np;
-		s->alloc = alloc;
-	}
 	p = &s->page[s->npages];
 	memset(p, 0, sizeof(*p));
+	p->node = sim_xnode_get(s, ino, index);
+	if (p->node == SIM_NONE)
+		return SIM_NONE;
 	p->ino = ino;
 	p->index = index;
 	p->shadow = -1;
 	p->prev = p->next = SIM_NONE;
 	p->lru = SIM_NONE;
-	b = key_hash(ino, index) & (s->hash_size - 1);
-	while (s->hash[b] != SIM_NONE)
-		b = (b + 1) & (s->hash_size - 1);
-	s->hash[b] = (int32_t)s->npages;
+	if (sim_index_add(&s->page_ix, s->page, sizeof(*s->page), (int32_t)s->npages))
+		return SIM_NONE;
 	return (int32_t)s->npages++;
 }
 
@@ -137,11 +79,17 @@ void sim_list_add(struct sim *s, int32_t slot, enum sim_lru lru)
 	l->size++;
 }
 
+int32_t sim_slot_find(const struct sim *s, uint64_t ino, uint64_t index)
+{
+	return slot_find(s, ino, index);
+}
+
 void sim_evict(struct sim *s, int32_t slot)
 {
 	struct sim_page *p = &s->page[slot];
 
 	sim_list_del(s, slot);
+	sim_xnode_account(s, p->node, -1, 1);
 	/* workingset_eviction(): age first, then remember the age */
 	s->nonresident_age++;
 	p->shadow = s->nonresident_age;
@@ -160,6 +108,7 @@ struct sim *sim_new(const struct sim_config *cfg)
 	s->cfg = *cfg;
 	for (i = 0; i < SIM_NR_LRU; i++)
 		s->list[i].head = s->list[i].tail = SIM_NONE;
+	s->shadow_head = s->shadow_tail = SIM_NONE;
 	return s;
 }
 
@@ -168,7 +117,9 @@ void sim_free(struct sim *s)
 	if (!s)
 		return;
 	free(s->page);
-	free(s->hash);
+	sim_index_release(&s->page_ix);
+	free(s->xnode);
+	sim_index_release(&s->xnode_ix);
 	free(s);
 }
 
@@ -186,6 +137,8 @@ int sim_populate(struct sim *s, enum sim_lru lru, uint64_t ino, uint64_t first_i
 		if (s->page[slot].lru != SIM_NONE)
 			continue;
 		s->page[slot].workingset = lru == SIM_ACTIVE_ANON || lru == SIM_ACTIVE_FILE;
+		sim_xnode_account(s, s->page[slot].node, 1, s->page[slot].shadow >= 0 ? -1 : 0);
+		s->page[slot].shadow = -1;
 		sim_list_add(s, slot, lru);
 	}
 	return 0;
@@ -245,6 +198,7 @@ int sim_access(struct sim *s, uint64_t ino, uint64_t index)
 	/* the charge comes first (mem_cgroup_charge, or the allocation), then the shadow */
 	sim_charge(s);
 	p = &s->page[slot];
+	sim_xnode_account(s, p->node, 1, p->shadow >= 0 ? -1 : 0);
 	if (!file && p->shadow >= 0 && s->swap_used > 0)
 		s->swap_used--;	/* swapped in: its swap slot is freed (swap cache dropped) */
 	/* the access that brought it in leaves it referenced (a fault maps it young) */
@@ -275,16 +229,30 @@ int sim_access(struct sim *s, uint64_t ino, uint64_t index)
 	return ret;
 }
 
+int sim_access_protected(struct sim *s, uint64_t ino, uint64_t index)
+{
+	int ret = sim_access(s, ino, index);
+	int32_t slot;
+
+	if (ret >= 0 && ino != SIM_ANON_INO && (slot = slot_find(s, ino, index)) != SIM_NONE)
+		s->page[slot].protect = 1;
+	return ret;
+}
+
 void sim_remove(struct sim *s, uint64_t ino, uint64_t index)
 {
 	int32_t slot = slot_find(s, ino, index);
 
 	if (slot == SIM_NONE)
 		return;
-	if (s->page[slot].lru != SIM_NONE)
+	if (s->page[slot].lru != SIM_NONE) {
 		sim_list_del(s, slot);
-	else if (ino == SIM_ANON_INO && s->page[slot].shadow >= 0 && s->swap_used > 0)
-		s->swap_used--;
+		sim_xnode_account(s, s->page[slot].node, -1, 0);
+	} else if (s->page[slot].shadow >= 0) {
+		sim_xnode_account(s, s->page[slot].node, 0, -1);
+		if (ino == SIM_ANON_INO && s->swap_used > 0)
+			s->swap_used--;
+	}
 	s->page[slot].shadow = -1;
 	s->page[slot].workingset = 0;
 }

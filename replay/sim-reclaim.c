@@ -125,17 +125,24 @@ static void ask_scan_balance(const struct sim *s, const struct vms_pass_input *i
 static void shrink_active(struct sim *s, enum sim_lru lru, long long nr)
 {
 	int file = lru == SIM_ACTIVE_FILE;
+	long long rotated = 0;
 
 	while (nr-- > 0 && s->list[lru].tail != SIM_NONE) {
 		int32_t slot = s->list[lru].tail;
+		int keep = file && s->page[slot].referenced && s->page[slot].protect;
 
 		sim_list_del(s, slot);
 		s->page[slot].referenced = 0;
+		if (keep) {	/* a referenced exec-mapped page stays active */
+			sim_list_add(s, slot, SIM_ACTIVE_FILE);
+			rotated++;
+			continue;
+		}
 		s->page[slot].workingset = 1;
 		sim_list_add(s, slot, file ? SIM_INACTIVE_FILE : SIM_INACTIVE_ANON);
 		s->st.deactivated[file]++;
 	}
-	sim_note_cost(s, file, 0, 0);
+	sim_note_cost(s, file, 0, rotated);
 }
 
 /* shrink_inactive_list() on @nr pages from the tail. Return: pages reclaimed. */
@@ -149,7 +156,7 @@ static long long shrink_inactive(struct sim *s, enum sim_lru lru, long long nr)
 		struct sim_page *p = &s->page[slot];
 
 		scanned++;
-		if (p->referenced && !p->kept) {
+		if (p->referenced && !p->kept && !(file && p->protect)) {
 			/* folio_check_references() of a mapped page: referenced once, keep it */
 			sim_list_del(s, slot);
 			p->referenced = 0;
@@ -158,7 +165,9 @@ static long long shrink_inactive(struct sim *s, enum sim_lru lru, long long nr)
 			continue;
 		}
 		if (p->referenced || (!file && !swap_free(s))) {
-			/* referenced again since it was kept, or anon with no swap slot: activate */
+			/* referenced again since it was kept, exec-mapped (protected: at its first
+			 * referenced scan, which the condition above let through), or anon with
+			 * no swap slot: activate */
 			sim_list_del(s, slot);
 			p->referenced = p->kept = 0;
 			sim_list_add(s, slot, file ? SIM_ACTIVE_FILE : SIM_ACTIVE_ANON);
@@ -189,6 +198,9 @@ static long long shrink_lruvec(struct sim *s, enum vms_reclaimer who, int priori
 	int may_deact[2], lru;
 
 	s->st.passes++;
+	/* shrink_slab() of the pass: the shadow shrinker, against the lruvec's pages */
+	if (!s->cfg.keep_shadows)
+		sim_shrink_shadows(s, s->cfg.reclaimer == VMS_MEMCG ? lru_total(s) : s->cfg.node_pages);
 	pass_input(s, who, priority, &in);
 	may_deact[0] = ask_deactivate(s, &in, 0);
 	may_deact[1] = ask_deactivate(s, &in, 1);

@@ -142,8 +142,12 @@ static int load_samples(struct vms_window *w, struct whatif_rec *r, const char *
 		struct whatif_sample *s;
 
 		if (!strcmp((const char *)sqlite3_column_text(st, 1), "hierarchical_memory_limit") &&
-		    r->memcg && v > 0 && v < (1LL << 60))
-			r->limit_pages = v / page_size;
+		    r->memcg && v > 0) {
+			if (v < (1LL << 60))
+				r->limit_pages = v / page_size;
+			else
+				r->unlimited = 1;	/* cgroup v1 prints 'no limit' as ~2^63 */
+		}
 		if (f < 0)
 			continue;
 		if ((!r->nsmp || r->smp[r->nsmp - 1].ts != ts) && add_sample(r, &alloc, ts)) {
@@ -221,6 +225,10 @@ static int load_outcome(struct vms_window *w, struct whatif_rec *r)
 		r->recorded[M_SWAPOUT] = v;
 		r->has_recorded[M_SWAPOUT] = 1;
 	}
+	/* page cache freed with its inodes: not by LRU reclaim, which the simulation models */
+	if (!query_int(w, "SELECT MAX(value) - MIN(value) FROM counter WHERE source = 'vmstat' "
+		       "AND name = 'pginodesteal' AND ts BETWEEN ?1 AND ?2", NULL, &v))
+		r->inodesteal = v;
 	if (r->memcg) {
 		if (query_int(w, "SELECT COUNT(*) FROM mm_vmscan_memcg_reclaim_begin WHERE ts BETWEEN ?1 AND ?2",
 			      NULL, &v) < 0 ||
@@ -343,48 +351,162 @@ void whatif_watermarks(const struct whatif_rec *r, long long min_free_kbytes,
 	}
 }
 
-/* Page-cache insertions of the lruvec's tasks and removals outside reclaim. */
+/*
+ * The fields of one filemap event (inode, first page index, device, folio
+ * order) from the flat JSON object the recorder writes
+ * ({"pfn":1,"i_ino":2,"index":3,"s_dev":4,"order":0}), in one pass: parsed
+ * here rather than by SQLite's json_extract(), which cost more than the
+ * whole simulation. Members that are not integers are skipped.
+ */
+static void filemap_fields(const char *json, long long *ino, long long *index, long long *dev,
+			   long long *order)
+{
+	const char *p = json, *key;
+	long long ofs = -1;
+	int have_index = 0;
+
+	*ino = *index = *dev = *order = 0;
+	while (p && (p = strchr(p, '"'))) {
+		size_t len;
+		long long v = 0;
+		int neg = 0, digits = 0;
+
+		key = ++p;
+		while (*p && *p != '"')
+			p++;
+		if (!*p)
+			return;
+		len = (size_t)(p - key);
+		p++;
+		if (*p != ':')
+			continue;	/* a string value: its closing quote comes next */
+		p++;
+		if (*p == '-') {
+			neg = 1;
+			p++;
+		}
+		for (; *p >= '0' && *p <= '9'; p++, digits++)
+			v = v * 10 + (*p - '0');
+		if (!digits)
+			continue;	/* not an integer (a string value is skipped by the loop) */
+		if (neg)
+			v = -v;
+#define KEY_IS(name) (len == sizeof(name) - 1 && !memcmp(key, name, len))
+		if (KEY_IS("i_ino") || (KEY_IS("ino") && !*ino))
+			*ino = v;
+		else if (KEY_IS("index")) {
+			*index = v;
+			have_index = 1;
+		} else if (KEY_IS("ofs"))
+			ofs = v;
+		else if (KEY_IS("s_dev") || (KEY_IS("dev") && !*dev))
+			*dev = v;
+		else if (KEY_IS("order"))
+			*order = v;
+#undef KEY_IS
+	}
+	if (!have_index && ofs >= 0)
+		*index = ofs / 4096;
+}
+
+/* Stable merge sort of @fm by time (rows of equal ts keep their order). Return: 0 or -1. */
+static int sort_by_ts(struct whatif_filemap *fm, long n)
+{
+	struct whatif_filemap *tmp = malloc(n * sizeof(*tmp));
+	long width, i;
+
+	if (!tmp)
+		return vms_error("out of memory (sorting filemap events)");
+	for (width = 1; width < n; width *= 2) {
+		for (i = 0; i < n; i += 2 * width) {
+			long lo = i, mid = i + width < n ? i + width : n;
+			long hi = i + 2 * width < n ? i + 2 * width : n, a = lo, b = mid, k = lo;
+
+			while (a < mid && b < hi)
+				tmp[k++] = fm[b].ts < fm[a].ts ? fm[b++] : fm[a++];
+			while (a < mid)
+				tmp[k++] = fm[a++];
+			while (b < hi)
+				tmp[k++] = fm[b++];
+		}
+		memcpy(fm, tmp, n * sizeof(*fm));
+	}
+	free(tmp);
+	return 0;
+}
+
+/* A few pids (reclaiming tasks, kswapds), sorted, for a test per event row. */
+struct pid_set {
+	long long *pid;
+	long n;
+};
+
+/* Return: 0, or -1 with vms_error set. */
+static int pid_set_load(struct vms_window *w, struct pid_set *set, const char *sql)
+{
+	sqlite3_stmt *st = vms_window_prepare(w, sql);
+	int rc, alloc = 0;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (vms_array_reserve(&set->pid, &alloc, (int)set->n, 16, sizeof(*set->pid))) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+		set->pid[set->n++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return vms_error("reading pids: %s", sqlite3_errmsg(w->sql));
+	if (set->n)
+		qsort(set->pid, set->n, sizeof(*set->pid), vms_cmp_ll);
+	return 0;
+}
+
+static int pid_set_has(const struct pid_set *set, long long pid)
+{
+	return set->n && bsearch(&pid, set->pid, set->n, sizeof(*set->pid), vms_cmp_ll) != NULL;
+}
+
+/*
+ * Page-cache insertions of the lruvec's tasks and removals outside reclaim,
+ * in time order. The table is read in seq order (a plain scan: through the
+ * index SQLite would look every row up again), then sorted by ts only if
+ * seq order is not already time order.
+ */
 static int load_filemap(struct vms_window *w, struct whatif_rec *r)
 {
 	static const char sql[] =
-		"SELECT ts, pid, event = 'mm_filemap_delete_from_page_cache', "
-		"COALESCE(json_extract(fields, '$.i_ino'), json_extract(fields, '$.ino')), "
-		"COALESCE(json_extract(fields, '$.index'), json_extract(fields, '$.ofs') / 4096), "
-		"COALESCE(json_extract(fields, '$.s_dev'), json_extract(fields, '$.dev'), 0), "
-		"pid IN (SELECT pid FROM mm_vmscan_memcg_reclaim_begin), "
-		"pid IN (SELECT pid FROM task WHERE comm LIKE 'kswapd%'), "
-		"COALESCE(json_extract(fields, '$.order'), 0) "
-		"FROM event_generic WHERE event IN ('mm_filemap_add_to_page_cache', "
-		"'mm_filemap_delete_from_page_cache') AND ts BETWEEN ?1 AND ?2 ORDER BY ts, seq";
+		"SELECT ts, pid, event = 'mm_filemap_delete_from_page_cache', fields "
+		"FROM event_generic NOT INDEXED WHERE event IN ('mm_filemap_add_to_page_cache', "
+		"'mm_filemap_delete_from_page_cache') AND ts BETWEEN ?1 AND ?2 ORDER BY seq";
+	struct pid_set reclaimers = { 0 }, kswapds = { 0 };
 	struct vms_marks *mk;
-	sqlite3_stmt *st;
-	long alloc = 0;
-	long long n = 0;
-	int rc;
+	sqlite3_stmt *st = NULL;
+	long alloc = 0, inserted = 0;
+	long long last_ts = 0;
+	int rc = SQLITE_ERROR, sorted = 1;
 
-	if (query_int(w, "SELECT COUNT(*) FROM event_generic WHERE event = 'mm_filemap_add_to_page_cache' "
-		      "AND ts BETWEEN ?1 AND ?2", NULL, &n) < 0)
-		return -1;
-	if (!n)
-		return 0;
 	mk = vms_marks_load(w->db, NULL, 0);
 	if (!mk)
 		return -1;
-	st = vms_window_prepare(w, sql);
-	if (!st) {
-		vms_marks_free(mk);
-		return -1;
-	}
+	if (pid_set_load(w, &reclaimers, "SELECT DISTINCT pid FROM mm_vmscan_memcg_reclaim_begin") ||
+	    pid_set_load(w, &kswapds, "SELECT pid FROM task WHERE comm LIKE 'kswapd%'") ||
+	    !(st = vms_window_prepare(w, sql)))
+		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		long long ts = sqlite3_column_int64(st, 0), pid = sqlite3_column_int64(st, 1);
-		int removed = sqlite3_column_int(st, 2), in_memcg = sqlite3_column_int(st, 6);
+		int removed = sqlite3_column_int(st, 2);
+		long long ino, index, dev, order;
 		struct whatif_filemap *f;
 
-		if (removed && (sqlite3_column_int(st, 7) || vms_marks_inside(mk, 0, pid, ts) ||
+		if (removed && (pid_set_has(&kswapds, pid) || vms_marks_inside(mk, 0, pid, ts) ||
 				vms_marks_inside(mk, 1, pid, ts)))
 			removed = 2;	/* reclaim's own eviction: the simulation decides those */
-		if (!removed && r->memcg && !in_memcg)
+		if (!removed && r->memcg && !pid_set_has(&reclaimers, pid))
 			continue;	/* another task's page cache */
+		inserted += !removed;
 		if (r->nfm == alloc) {
 			long na = alloc ? alloc * 2 : 4096;
 			struct whatif_filemap *p = realloc(r->fm, na * sizeof(*p));
@@ -396,20 +518,34 @@ static int load_filemap(struct vms_window *w, struct whatif_rec *r)
 			r->fm = p;
 			alloc = na;
 		}
+		filemap_fields((const char *)sqlite3_column_text(st, 3), &ino, &index, &dev, &order);
+		if (ts < last_ts)
+			sorted = 0;
+		last_ts = ts;
 		f = &r->fm[r->nfm++];
 		f->ts = ts;
-		f->ino = (uint64_t)sqlite3_column_int64(st, 3) ^
-			 ((uint64_t)sqlite3_column_int64(st, 5) << 40);
-		f->index = (uint64_t)sqlite3_column_int64(st, 4);
+		f->ino = (uint64_t)ino ^ ((uint64_t)dev << 40);
+		f->index = (uint64_t)index;
 		f->removed = removed;
-		f->pages = 1 << (sqlite3_column_int(st, 8) & 15);
+		f->pages = 1 << (order & 15);
 	}
+	if (rc != SQLITE_DONE)
+		vms_error("reading filemap events: %s", rc == SQLITE_NOMEM ? "out of memory" :
+			  sqlite3_errmsg(w->sql));
+out:
 	sqlite3_finalize(st);
 	vms_marks_free(mk);
+	free(reclaimers.pid);
+	free(kswapds.pid);
 	if (rc != SQLITE_DONE)
-		return vms_error("reading filemap events: %s", rc == SQLITE_NOMEM ? "out of memory" :
-				 sqlite3_errmsg(w->sql));
-	return 0;
+		return -1;
+	if (!inserted) {	/* no insertion of the lruvec: no filemap demand */
+		free(r->fm);
+		r->fm = NULL;
+		r->nfm = 0;
+		return 0;
+	}
+	return sorted ? 0 : sort_by_ts(r->fm, r->nfm);
 }
 
 int whatif_rec_load(struct vms_window *w, struct whatif_rec *r)
@@ -446,11 +582,13 @@ int whatif_rec_load(struct vms_window *w, struct whatif_rec *r)
 	    query_int(w, "SELECT COUNT(*) FROM mm_vmscan_memcg_reclaim_begin WHERE ts BETWEEN ?1 AND ?2",
 		      NULL, &n) < 0)
 		return -1;
-	if (r->memcg && !r->limit_pages && !n) {
+	if (r->memcg && !r->limit_pages && (r->unlimited || !n)) {
 		/*
-		 * a memcg without a limit in memory.stat (v1 unlimited; v2 does not
-		 * print memory.max) and no memcg reclaim: reclaimed only as part of
-		 * the node. With memcg reclaim the limit must be given (--assume).
+		 * a memcg without a limit: v1 says so (the memcg reclaim events
+		 * are then other memcgs'), or memory.stat does not show it (v2
+		 * does not print memory.max) and there is no memcg reclaim:
+		 * reclaimed only as part of the node. With memcg reclaim the v2
+		 * limit must be given (--assume).
 		 */
 		free(r->smp);
 		r->smp = NULL;
@@ -463,6 +601,9 @@ int whatif_rec_load(struct vms_window *w, struct whatif_rec *r)
 		return vms_error("the window holds %ld counter samples of the %s; a simulation needs "
 				 "at least two (record with counters, e.g. 'vmscope record -m CGROUP')",
 				 r->nsmp, r->memcg ? "memcg" : "node");
+	if (r->memcg && query_int(w, "SELECT COUNT(DISTINCT pid) FROM mm_vmscan_memcg_reclaim_begin "
+				  "WHERE ts BETWEEN ?1 AND ?2", NULL, &r->reclaimers) < 0)
+		return -1;
 	if (load_knobs(w, r) || load_reclaim(w, r) || load_outcome(w, r) ||
 	    load_memory(w, r, page_size))
 		return -1;

@@ -67,6 +67,8 @@ struct recorded_cache {
 	uint64_t ino[MAX_INODES];
 	long long last[MAX_INODES], max[MAX_INODES];	/* last page used, highest seen */
 	int n;
+	int protect;			/* the pages so used are protected (--assume access=protected) */
+	long long max_gap;		/* pages: twice the lruvec's limit, or the node's pages */
 };
 
 static int cache_slot(struct recorded_cache *c, uint64_t ino)
@@ -90,7 +92,9 @@ static int fill_gap(struct sim *s, struct recorded_cache *c, uint64_t ino, long 
 	long long g;
 
 	for (g = from; g <= to; g++)
-		if (sim_resident(c->resident, ino, (uint64_t)g) && sim_access(s, ino, (uint64_t)g) < 0)
+		if (sim_resident(c->resident, ino, (uint64_t)g) &&
+		    (c->protect ? sim_access_protected(s, ino, (uint64_t)g) :
+				  sim_access(s, ino, (uint64_t)g)) < 0)
 			return -1;
 	return 0;
 }
@@ -102,10 +106,17 @@ static int sequential_use(struct sim *s, struct recorded_cache *c, const struct 
 
 	if (i < 0)
 		return 0;
+	/*
+	 * a sequential reader's gap (or a round's wrap) spans what the lruvec
+	 * keeps resident and what it re-reads: a gap of more than twice its
+	 * pages is taken as a jump (random access) and not filled
+	 */
 	if (c->last[i] >= 0 && first > c->last[i] + 1) {
-		if (fill_gap(s, c, f->ino, c->last[i] + 1, first - 1))
+		if (first - 1 - c->last[i] <= c->max_gap &&
+		    fill_gap(s, c, f->ino, c->last[i] + 1, first - 1))
 			return -1;
-	} else if (c->last[i] >= 0 && first <= c->last[i]) {
+	} else if (c->last[i] >= 0 && first <= c->last[i] &&
+		   c->max[i] - c->last[i] + first <= c->max_gap) {
 		/* a new round: the rest of the file, then its start */
 		if (fill_gap(s, c, f->ino, c->last[i] + 1, c->max[i]) ||
 		    fill_gap(s, c, f->ino, 0, first - 1))
@@ -164,6 +175,8 @@ static void config(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->policy = policy;
 	cfg->swap_pages = r->swap_pages;
+	/* counter demand names made-up pages, not file offsets: no xarray nodes to trim */
+	cfg->keep_shadows = !r->fm;
 	if (r->memcg) {
 		cfg->reclaimer = VMS_MEMCG;
 		cfg->limit = knob[K_MEMCG_LIMIT] - r->nonlru;
@@ -239,6 +252,8 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 			vms_error("out of memory");
 			goto out;
 		}
+		rc_cache->protect = r->protect;
+		rc_cache->max_gap = 2 * (cfg.reclaimer == VMS_MEMCG ? cfg.limit : cfg.node_pages);
 	}
 	st = sim_stats(s);
 	while (fm < r->nfm && r->fm[fm].ts <= r->smp[0].ts)

@@ -56,6 +56,7 @@ struct sim_config {
 	int swappiness;			/* 0..200 */
 	long long charge_batch;		/* pages a memcg reclaim call asks for (0: 64, MEMCG_CHARGE_BATCH) */
 	struct policy_instance *policy;	/* NULL: the baseline v6.18 for every hook */
+	int keep_shadows;		/* no shadow shrinker (keys that are not file offsets) */
 };
 
 struct sim_stats {
@@ -71,6 +72,7 @@ struct sim_stats {
 	long long kswapd_failures;	/* kswapd runs that reclaimed nothing */
 	long long kswapd_retries;	/* failed runs the policy restarted without cache_trim_mode */
 	long long over_limit;		/* charges that found nothing to reclaim (OOM in the kernel) */
+	long long shadows_dropped;	/* shadow entries freed by the shadow shrinker */
 };
 
 struct sim;
@@ -91,6 +93,13 @@ int sim_populate(struct sim *s, enum sim_lru lru, uint64_t ino, uint64_t first_i
  * Return: enum sim_access, or -1 (out of memory, vms_error set).
  */
 int sim_access(struct sim *s, uint64_t ino, uint64_t index);
+/*
+ * sim_access() of a page the recording kept resident while the workload used
+ * it (a hit there): the page is marked as one the kernel protects (as it
+ * does exec-mapped pages: activated at its first referenced scan, kept on the
+ * active list when referenced). Return: as sim_access().
+ */
+int sim_access_protected(struct sim *s, uint64_t ino, uint64_t index);
 /* Page (@ino, @index) is truncated or freed: off its list, no shadow. */
 void sim_remove(struct sim *s, uint64_t ino, uint64_t index);
 /* The kernel flushed its counters: reclaim now sees the activations counted so far. */
@@ -107,14 +116,48 @@ const struct sim_stats *sim_stats(const struct sim *s);
 
 #define SIM_NONE (-1)
 
+/* sim-index.c: records found by two 64-bit keys, which each record starts with */
+struct sim_keyed {
+	uint64_t a, b;
+};
+
+struct sim_index {
+	int32_t *slot;			/* record numbers, SIM_NONE empty */
+	long long size;			/* a power of two */
+};
+
+/* Record @id of the array @base (records of @stride bytes) by its keys, or SIM_NONE. */
+int32_t sim_index_find(const struct sim_index *ix, const void *base, size_t stride, uint64_t a,
+		       uint64_t b);
+/* Index record @id (records 0..@id-1 are indexed). Return: 0 or -1 (vms_error set). */
+int sim_index_add(struct sim_index *ix, const void *base, size_t stride, int32_t id);
+void sim_index_release(struct sim_index *ix);
+
 struct sim_page {
-	uint64_t ino, index;		/* the key */
+	uint64_t ino, index;		/* the key (first: struct sim_keyed) */
 	int64_t shadow;			/* nonresident age at eviction; -1: no shadow */
 	int32_t prev, next;		/* LRU list links (slot numbers), SIM_NONE at the ends */
 	int8_t lru;			/* enum sim_lru, or SIM_NONE when not resident */
 	uint8_t referenced;		/* used since it was last scanned (young pte / PG_referenced) */
 	uint8_t workingset;		/* PG_workingset: was active (kept in the shadow too) */
 	uint8_t kept;			/* kept once by an inactive scan for being referenced */
+	uint8_t protect;		/* the kernel protected it (kept resident while used) */
+	int32_t node;			/* its xarray node (struct sim_xnode) */
+};
+
+/*
+ * A node of the page cache's xarray: 64 consecutive indexes of one inode
+ * (anon: of the swap space), with how many of its pages are resident and
+ * how many are shadow entries. A node holding shadows only is on the
+ * shadow-node list (oldest first), which the shadow shrinker trims.
+ */
+#define SIM_XA_SHIFT 6			/* XA_CHUNK_SHIFT */
+
+struct sim_xnode {
+	uint64_t ino, base;		/* the key: base = index >> SIM_XA_SHIFT (first: struct sim_keyed) */
+	int32_t resident, shadows;
+	int32_t prev, next;		/* on the shadow-node list, else SIM_NONE (and not listed) */
+	int8_t listed;
 };
 
 struct sim_list {
@@ -125,9 +168,16 @@ struct sim_list {
 struct sim {
 	struct sim_config cfg;
 	struct sim_page *page;		/* slots; a key keeps its slot for ever */
-	long long npages, alloc;
-	int32_t *hash;			/* open addressing: slot numbers, SIM_NONE empty */
-	long long hash_size;		/* a power of two */
+	long long npages;
+	int alloc;			/* slots allocated (vms_array_reserve) */
+	struct sim_index page_ix;	/* pages by (ino, index) */
+	struct sim_xnode *xnode;	/* xarray nodes; a node keeps its number for ever */
+	long long nxnode;
+	int xalloc;
+	struct sim_index xnode_ix;	/* xarray nodes by (ino, base) */
+	int32_t shadow_head, shadow_tail;	/* shadow-only nodes: head the oldest */
+	long long shadow_nodes;		/* on that list */
+	long long shadow_deferred;	/* shadow shrinker work deferred (less than a batch) */
 	struct sim_list list[SIM_NR_LRU];
 	long long swap_used;
 	int64_t nonresident_age;	/* lruvec->nonresident_age (evictions + activations) */
@@ -140,11 +190,26 @@ struct sim {
 	struct sim_stats st;
 };
 
+/* sim-xarray.c, for sim-lru.c */
+/* The node of (@ino, @index), made when new. Return: its number, or SIM_NONE (vms_error set). */
+int32_t sim_xnode_get(struct sim *s, uint64_t ino, uint64_t index);
+/* Node @id gains (or loses, negative) @resident pages and @shadows shadow entries. */
+void sim_xnode_account(struct sim *s, int32_t id, int resident, int shadows);
+
+/* sim-lru.c, for sim-xarray.c: the slot of a key, or SIM_NONE */
+int32_t sim_slot_find(const struct sim *s, uint64_t ino, uint64_t index);
+
 /* sim-lru.c, for sim-reclaim.c */
 void sim_list_del(struct sim *s, int32_t slot);
 void sim_list_add(struct sim *s, int32_t slot, enum sim_lru lru);
 /* Evict @slot (resident): off its list, shadow = the aged nonresident counter. */
 void sim_evict(struct sim *s, int32_t slot);
+/*
+ * The shadow shrinker (mm/workingset.c, seeks 0: half the excess per call):
+ * shadow-only nodes beyond one per 8 pages of @pages are freed, oldest first,
+ * with every shadow entry in them. Return: shadow entries dropped.
+ */
+long long sim_shrink_shadows(struct sim *s, long long pages);
 
 /* sim-reclaim.c, for sim-lru.c */
 /* Make room for one page about to be charged (memcg limit, or watermarks). Return: 0. */
@@ -207,6 +272,8 @@ struct whatif_rec {
 	long nfm;
 	long long swap_pages;		/* SwapTotal */
 	long long limit_pages;		/* memcg: hierarchical_memory_limit */
+	int unlimited;			/* memcg: memory.stat says it has no limit (v1) */
+	long long reclaimers;		/* memcg: tasks that entered memcg reclaim in the window */
 	long long max_lru;		/* memcg: the largest LRU total of the samples */
 	long long nonlru;		/* pages charged outside the LRU lists (assumed constant):
 					 * the recorded limit minus max_lru (set by the caller) */
@@ -219,6 +286,8 @@ struct whatif_rec {
 	double ns_per_scanned;		/* recorded reclaim time per page scanned */
 	long long charge_batch;		/* memcg: recorded pages reclaimed per reclaim call (at least 64) */
 	int sequential;			/* assume file access is sequential between recorded insertions */
+	int protect;			/* and the pages so used as protected (exec-mapped) */
+	long long inodesteal;		/* growth of vmstat pginodesteal (machine-wide) */
 	long long scanned_recorded;
 };
 
@@ -261,9 +330,18 @@ struct vms_db;
 
 /* One assumption of a simulation, as stored and printed. */
 struct whatif_assumption {
-	char item[64], value[160];
+	char item[64], value[400];
 	const char *source, *firmness;	/* static text */
 };
+
+/*
+ * --- sim-consistency.c: does the baseline reproduce the recording? ---
+ * For refault_file, reclaimed_file, reclaimed_anon: within 10%, or off and
+ * why, as assumption rows ("self-consistency: METRIC") in @a (at most @max).
+ * Return: rows written.
+ */
+int whatif_consistency(const struct whatif_rec *r, int demand_counters, const double *base,
+		       struct whatif_assumption *a, int max);
 
 /* 100 * (whatif - recorded) / recorded; NAN when recorded is 0. */
 double whatif_change_pct(double recorded, double whatif);

@@ -23,9 +23,9 @@ test_expect_success 'report --list and plot --list print one name and a summary 
 	cut -d" " -f1 sections > section-names &&
 	cut -d" " -f1 kinds > kind-names &&
 	assert_eq "$(wc -l < section-names)" 10 "report sections" &&
-	assert_eq "$(wc -l < kind-names)" 8 "plot kinds" &&
+	assert_eq "$(wc -l < kind-names)" 9 "plot kinds" &&
 	assert_eq "$(sort -u section-names | wc -l)" 10 "distinct section names" &&
-	assert_eq "$(sort -u kind-names | wc -l)" 8 "distinct kind names" &&
+	assert_eq "$(sort -u kind-names | wc -l)" 9 "distinct kind names" &&
 	assert_eq "$(awk "NF < 2" sections kinds)" "" "entries without a summary"
 '
 

@@ -126,6 +126,14 @@ test_expect_success SQLITE3 'access=sequential adds no access where the recordin
 		WHERE scenario = '\''memcg.limit=200'\'' AND item = '\''demand: access'\''")" "--assume access=sequential"
 '
 
+test_expect_success SQLITE3 'access=protected: the same loop, the assumption stored' '
+	vmscope whatif loop.db -a memcg.swappiness=60 -a access=protected --set memcg.limit=800K > /dev/null &&
+	assert_eq "$(sql loop.db "SELECT baseline, whatif FROM outcome
+		WHERE scenario = '\''memcg.limit=200'\'' AND metric = '\''refault_file'\''")" "600.0|0.0" &&
+	assert_eq "$(sql loop.db "SELECT source FROM whatif_assumption
+		WHERE scenario = '\''memcg.limit=200'\'' AND item = '\''demand: access'\''")" "--assume access=protected"
+'
+
 test_expect_success SQLITE3 'without filemap events it refuses, unless counter demand is accepted' '
 	cp loop.db counters.db &&
 	sql counters.db "DELETE FROM event_generic" &&

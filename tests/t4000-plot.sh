@@ -98,7 +98,7 @@ test_expect_success 'help: first line, and docs/plot.md SYNOPSIS has it' '
 test_expect_success '--list names every kind' '
 	vmscope plot --list > list.out &&
 	for k in $KINDS; do grep -q "^$k " list.out || { echo "no $k"; exit 1; }; done &&
-	assert_eq "$(wc -l < list.out | tr -d " ")" 8 "kinds listed (7 figures of a run, and replay)"
+	assert_eq "$(wc -l < list.out | tr -d " ")" 9 "kinds listed (7 figures of a run, replay and whatif)"
 '
 
 test_expect_success 'usage errors exit 2' '

@@ -4,7 +4,8 @@
  * whose outcome follows by hand: an LRU loop larger than the cache misses
  * on every access, the same loop in a cache larger than it hits from the
  * second round on, refault activation by distance (mm/workingset.c), and
- * the swappiness knob moving cold anon out to make room for a file loop.
+ * the swappiness knob moving cold anon out to make room for a file loop,
+ * and the shadow shrinker trimming nodes that hold shadow entries only.
  */
 #include "vms.h"
 #include "../../replay/replay.h"
@@ -341,6 +342,78 @@ static void test_policy_decides(void)
 	sim_free(s);
 }
 
+/*
+ * The shadow shrinker: 300 pages read once through a 64-page memcg, one page
+ * per xarray node (index i * 64) or all in a row. Spread out, each eviction
+ * leaves a node of one shadow, far more than the 64 >> 3 = 8 shadow-only
+ * nodes the kernel keeps: the oldest go, and page 0 comes back cold. In a
+ * row, the 236 to 267 evicted pages fill 3 or 4 nodes with shadows and a
+ * part of the next (which holds resident pages): nothing is over the limit
+ * and page 0 refaults.
+ */
+static void test_shadow_shrinker(void)
+{
+	struct sim *spread = memcg(64, 0, 60), *row = memcg(64, 0, 60);
+	struct sim_config keep = { .reclaimer = VMS_MEMCG, .limit = 64, .swappiness = 60,
+				   .charge_batch = SIM_SWAP_CLUSTER, .keep_shadows = 1 };
+	struct sim *kept = sim_new(&keep);
+	long long i;
+	int failed = 0;
+
+	for (i = 0; i < 300; i++)
+		failed |= sim_access(spread, FILE_INO, (uint64_t)i << SIM_XA_SHIFT) < 0 ||
+			  sim_access(row, FILE_INO, (uint64_t)i) < 0 ||
+			  sim_access(kept, FILE_INO, (uint64_t)i << SIM_XA_SHIFT) < 0;
+	ok(spread && row && kept && !failed, "300 pages through three 64-page memcgs");
+	ok(sim_stats(spread)->shadows_dropped > 0, "one shadow per node: the shrinker dropped %lld",
+	   sim_stats(spread)->shadows_dropped);
+	ok(spread->shadow_nodes <= 8 + 2 * 128, "shadow-only nodes left: %lld (limit 8, batches "
+	   "of 128 deferred)", spread->shadow_nodes);
+	is_int(sim_access(spread, FILE_INO, 0), SIM_COLD, "the oldest shadow is gone: page 0 is cold");
+	is_int(sim_stats(row)->shadows_dropped, 0, "in a row: a few shadow-only nodes, none dropped");
+	is_int(row->shadow_nodes, sim_stats(row)->reclaimed[1] >> SIM_XA_SHIFT,
+	       "the %lld evicted pages fill that many whole nodes with shadows",
+	       sim_stats(row)->reclaimed[1]);
+	ok(sim_access(row, FILE_INO, 0) >= SIM_REFAULT, "page 0 refaults");
+	is_int(sim_stats(kept)->shadows_dropped, 0, "keep_shadows: no shrinker");
+	ok(sim_access(kept, FILE_INO, 0) >= SIM_REFAULT, "keep_shadows: page 0 refaults");
+	sim_free(spread);
+	sim_free(row);
+	sim_free(kept);
+}
+
+/*
+ * A page the kernel protects (sim_access_protected(): exec-mapped, as the
+ * recording shows it kept resident while used) is activated at its first
+ * referenced scan; an unprotected one is kept once on the inactive list.
+ * 64 pages fill a 64-page memcg (page 0 protected, page 1 not, every page
+ * comes in referenced); page 64's charge reclaims from the tail: page 0 goes
+ * to the active list, page 1 is rotated (kept), and at least a batch of 32
+ * is reclaimed from the second pass over the kept pages.
+ */
+static void test_protected_page(void)
+{
+	struct sim *s = memcg(64, 0, 60);
+	int32_t p0, p1;
+	long long i;
+	int failed;
+
+	failed = sim_access_protected(s, FILE_INO, 0) < 0;
+	for (i = 1; i <= 64; i++)
+		failed |= sim_access(s, FILE_INO, i) < 0;
+	ok(s && !failed, "65 pages through a 64-page memcg, page 0 protected");
+	p0 = sim_slot_find(s, FILE_INO, 0);
+	p1 = sim_slot_find(s, FILE_INO, 1);
+	ok(p0 != SIM_NONE && s->page[p0].lru == SIM_ACTIVE_FILE,
+	   "the protected page was activated at its first scan");
+	is_int(sim_lru_size(s, SIM_ACTIVE_FILE), 1, "and it alone");
+	ok(p1 != SIM_NONE && s->page[p1].lru != SIM_ACTIVE_FILE,
+	   "the unprotected page 1 was not activated (kept once, or reclaimed)");
+	ok(sim_stats(s)->reclaimed[1] >= SIM_SWAP_CLUSTER, "at least a batch reclaimed (%lld)",
+	   sim_stats(s)->reclaimed[1]);
+	sim_free(s);
+}
+
 int main(void)
 {
 	test_loop_larger_than_cache();
@@ -353,5 +426,7 @@ int main(void)
 	test_kswapd_gives_up();
 	test_policy_decides();
 	test_kswapd_retry();
+	test_shadow_shrinker();
+	test_protected_page();
 	return done_testing();
 }

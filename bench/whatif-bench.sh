@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# whatif-bench.sh - how fast `vmscope whatif` simulates a recording of 10
+# million events: a synthesized one (made once, cached in bench/work/): a
+# memcg of 256 MiB (no swap) whose task reads a file of 100,000 pages
+# (390 MiB) in 100 rounds, every page a page-cache insertion event
+# (mm_filemap_add_to_page_cache in event_generic, as `record -e filemap`
+# stores it), 101 memory.stat samples. Every access misses and reclaims, in
+# the baseline and in the whatif run (--set memcg.limit=512M: the loop fits
+# after the first round). Times ROUNDS runs (median; wall, CPU and peak
+# memory from /usr/bin/time) and, in the same run, a reference: SQLite
+# reading the same rows (`SELECT total(ts) FROM event_generic`). Target: a
+# run in <= 10 s. Usage: sh bench/whatif-bench.sh [ROUNDS] (default 3).
+set -eu
+ROUNDS=${1:-3}
+top=$(cd "$(dirname "$0")/.." && pwd)
+bin=${VMSCOPE_BENCH_BIN:-$top/vmscope}
+db=${VMSCOPE_BENCH_WHATIF_DB:-$top/bench/work/whatif-10m.db}
+EVENTS=10000000
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+command -v sqlite3 >/dev/null 2>&1 || { echo "whatif-bench: needs sqlite3" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "whatif-bench: needs /usr/bin/time" >&2; exit 1; }
+
+make_db() {
+	mkdir -p "$(dirname "$db")"
+	printf "  cat-1 [000] .... 0.500000: mm_vmscan_kswapd_sleep: nid=0\n  cat-1 [000] .... 101.500000: mm_vmscan_kswapd_sleep: nid=0\n" > "$tmp/run.txt"
+	"$bin" import -q -f "$tmp/run.txt" -o "$tmp/w.db"
+	# samples at 1..101 s; 100,000 insertions a second, 10 us apart
+	sqlite3 -batch "$tmp/w.db" "
+		PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
+		INSERT INTO sysctl VALUES ('memcg.swappiness', '60');
+		INSERT INTO mm_vmscan_memcg_reclaim_begin (seq, ts, cpu, pid) VALUES (1, 1000000000, 0, 42);
+		WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < 100)
+		INSERT INTO counter_sample SELECT 10 + i, (1 + i) * 1000000000, (1 + i) * 1000000000 + 100,
+			'memcg', '/sys/fs/cgroup/memory/bench' FROM k;
+		INSERT INTO counter_sample VALUES (1, 1000000000, 1000000100, 'meminfo', '');
+		INSERT INTO counter_value VALUES (1, 'SwapTotal', 0);
+		INSERT INTO counter_value SELECT id, 'hierarchical_memory_limit', 268435456 FROM counter_sample WHERE source = 'memcg';
+		INSERT INTO counter_value SELECT id, n, 0 FROM counter_sample JOIN (
+			SELECT 'total_inactive_anon' AS n UNION SELECT 'total_active_anon' UNION SELECT 'total_active_file'
+			UNION SELECT 'total_rss' UNION SELECT 'total_workingset_refault_anon') WHERE source = 'memcg';
+		INSERT INTO counter_value SELECT id, 'total_inactive_file', CASE WHEN id = 10 THEN 0 ELSE 268435456 END
+			FROM counter_sample WHERE source = 'memcg';
+		INSERT INTO counter_value SELECT id, 'total_cache', CASE WHEN id = 10 THEN 0 ELSE 268435456 END
+			FROM counter_sample WHERE source = 'memcg';
+		INSERT INTO counter_value SELECT id, 'total_workingset_refault_file', MAX(0, (id - 11) * 100000)
+			FROM counter_sample WHERE source = 'memcg';
+		WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < $EVENTS - 1)
+		INSERT INTO event_generic (seq, ts, cpu, pid, system, event, fields)
+			SELECT 100 + i, 1000000001 + i * 10000, 0, 42, 'filemap', 'mm_filemap_add_to_page_cache',
+				'{\"pfn\":0,\"i_ino\":77,\"index\":' || (i % 100000) || ',\"s_dev\":8388609,\"order\":0}'
+			FROM k;
+		UPDATE run SET events = $EVENTS + 2;"
+	mv "$tmp/w.db" "$db"
+}
+
+n=$(sqlite3 -batch "$db" "SELECT COUNT(*) FROM event_generic" 2>/dev/null || echo 0)
+if [ "$n" != "$EVENTS" ]; then
+	echo "whatif-bench: making $db ($EVENTS filemap events; once, a few minutes)"
+	rm -f "$db"
+	make_db
+fi
+echo "whatif-bench: $db, $(du -m "$db" | cut -f1) MB, $EVENTS events, $ROUNDS rounds"
+
+# timed CMD...: "wall user+sys maxrss_kB" of one run
+timed() {
+	/usr/bin/time -f "%e %U %S %M" -o "$tmp/t" "$@" > /dev/null
+	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$tmp/t"
+}
+median() {
+	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+: > "$tmp/w"
+: > "$tmp/r"
+i=0
+while [ $i -lt "$ROUNDS" ]; do
+	i=$((i + 1))
+	cp "$db" "$tmp/run.db"	# whatif writes its tables: each round on a fresh copy
+	w=$(timed "$bin" whatif "$tmp/run.db" --set memcg.limit=512M)
+	r=$(timed sqlite3 -batch "$tmp/run.db" "SELECT total(ts) FROM event_generic")
+	echo "round $i: whatif $w; reference $r (wall s, CPU s, peak kB)"
+	echo "$w" >> "$tmp/w"
+	echo "$r" >> "$tmp/r"
+	rm -f "$tmp/run.db"
+done
+ww=$(cut -d' ' -f1 "$tmp/w" | median)
+wc=$(cut -d' ' -f2 "$tmp/w" | median)
+wm=$(cut -d' ' -f3 "$tmp/w" | median)
+rw=$(cut -d' ' -f1 "$tmp/r" | median)
+awk -v ww="$ww" -v wc="$wc" -v wm="$wm" -v rw="$rw" -v n="$EVENTS" 'BEGIN {
+	printf "whatif median wall: %.2f s (CPU %.2f s, %.1f M events/s, both simulations; peak %.0f MB; reference %.2f s, ratio %.2f)\n",
+		ww, wc, n / ww / 1e6, wm / 1024, rw, (rw > 0 ? ww / rw : 0)
+}'

@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# t2310-whatif-reruns.sh - `vmscope whatif` against real reruns, short form:
+# samples/whatif-pairs records thrash --short at memcg swappiness 0, 60 (twice)
+# and 100 and at memcg limits 192 and 320 MiB (256 -25%, +25%), predicts each
+# run of a pair from the other and compares with the real run. Held here: the
+# directions of the predicted change and the floors the model reaches on
+# this VM (docs/whatif.md, MEASURED, has the whole table and the misses).
+# Also run-scenario's --vfs-cache-pressure: the sysctl is back after a
+# SIGTERM; and record's default events include the filemap insertions.
+# Live (root, tracefs, a memcg controller); about two minutes.
+. "$(dirname "$0")/test-lib.sh"
+
+PAIRS="$SRC_DIR/samples/whatif-pairs"
+RUN="$SRC_DIR/samples/run-scenario"
+WORK="$TRASH/work"
+
+# row FROM TO METRIC COLUMN: a column of pairs.csv (predicted baseline real from_recorded)
+row() {
+	awk -F, -v a="thrash-$1" -v b="thrash-$2" -v m="$3" -v c="$4" '
+		BEGIN { col["predicted"] = 5; col["baseline"] = 6; col["real"] = 7; col["from_recorded"] = 8 }
+		$1 == a && $2 == b && $4 == m { print $(col[c]) }' p/pairs.csv
+}
+# within FROM TO METRIC PCT raw|scaled: the prediction within PCT% of the real run
+within() {
+	awk -F, -v a="thrash-$1" -v b="thrash-$2" -v m="$3" -v pct="$4" -v how="$5" '
+		$1 == a && $2 == b && $4 == m {
+			p = (how == "scaled" && $6 > 0) ? $5 * $8 / $6 : $5
+			e = $7 > 0 ? 100 * (p - $7) / $7 : (p == 0 ? 0 : 1e9)
+			printf "%s -> %s %s %s: predicted %d real %d error %+.1f%% (floor %s%%)\n", a, b, m, how, p, $7, e, pct
+			found = 1; ok = (e <= pct && e >= -pct)
+		}
+		END { exit !(found && ok) }' p/pairs.csv
+}
+# predicts FROM TO METRIC more|fewer: whatif against its own baseline, by more than 3%
+predicts() {
+	awk -F, -v a="thrash-$1" -v b="thrash-$2" -v m="$3" -v dir="$4" '
+		$1 == a && $2 == b && $4 == m {
+			printf "%s -> %s %s: whatif %d baseline %d (want %s)\n", a, b, m, $5, $6, dir
+			found = 1; ok = dir == "more" ? $5 > $6 * 1.03 : $5 < $6 * 0.97
+		}
+		END { exit !(found && ok) }' p/pairs.csv
+}
+
+test_expect_success 'help and usage errors need no root' '
+	"$PAIRS" --help | grep -q "^usage: samples/whatif-pairs" &&
+	rc=0 && "$PAIRS" --pairs nope 2>/dev/null || rc=$? && assert_eq "$rc" 2 &&
+	"$RUN" --help | grep -q -- "--vfs-cache-pressure N" &&
+	rc=0 && "$RUN" thrash --limit 0 2>/dev/null || rc=$? && assert_eq "$rc" 2 &&
+	rc=0 && "$RUN" kswapd-fail --limit 64 2>/dev/null || rc=$? && assert_eq "$rc" 2
+'
+
+test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'whatif-pairs: six thrash runs recorded, 12 predictions compared' '
+	mkdir -p "$WORK" &&
+	"$PAIRS" -d p -w "$WORK" --pairs swappiness,limit > pairs.out 2>&1 ||
+		{ cat pairs.out; false; } &&
+	cat p/pairs.txt &&
+	assert_eq "$(grep -c . p/pairs.csv)" $((1 + 12 * 3)) &&
+	! grep -q refused p/pairs.csv
+'
+
+test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'swappiness: towards 0 no anon reclaim; from 0 the anon swapped out within 35%' '
+	for f in s60 s100; do assert_eq "$(row $f s0 reclaimed_anon predicted)" 0.0 || return 1; done &&
+	within s0 s60 reclaimed_anon 35 raw &&
+	within s0 s100 reclaimed_anon 35 raw
+'
+
+test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'swappiness: file refaults rise towards 0 and fall towards 100' '
+	predicts s60 s0 refault_file more &&
+	predicts s100 s0 refault_file more &&
+	predicts s0 s100 refault_file fewer
+'
+
+test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'limit: file refaults rise with -25% and fall with +25%, from either side' '
+	predicts s60 l192 refault_file more &&
+	predicts s60 l320 refault_file fewer &&
+	predicts l192 s60 refault_file fewer &&
+	predicts l320 s60 refault_file more
+'
+
+test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'floors: scaled file refaults and reclaim from the run at 60 within 50%' '
+	for to in s0 s100 l192 l320; do
+		within s60 $to refault_file 50 scaled || return 1
+		within s60 $to reclaimed_file 50 scaled || return 1
+	done
+'
+
+test_expect_success ROOT,SQLITE3 'run-scenario --vfs-cache-pressure: the sysctl is back after SIGTERM' '
+	before=$(cat /proc/sys/vm/vfs_cache_pressure) &&
+	mkdir -p "$WORK" &&
+	{ "$RUN" smallfiles --short -q -f -o vfs.db -w "$WORK" --vfs-cache-pressure 777 > vfs.out 2>&1 & } &&
+	pid=$! &&
+	i=0 && while [ "$(cat /proc/sys/vm/vfs_cache_pressure)" != 777 ] && [ $i -lt 100 ]; do
+		sleep 0.1; i=$((i + 1)); done &&
+	assert_eq "$(cat /proc/sys/vm/vfs_cache_pressure)" 777 &&
+	kill -TERM $pid && rc=0 && wait $pid || rc=$? &&
+	assert_eq "$rc" 143 &&
+	assert_eq "$(cat /proc/sys/vm/vfs_cache_pressure)" "$before" &&
+	grep -q "restored /proc/sys/vm/vfs_cache_pressure\|vm.vfs_cache_pressure: $before -> 777" vfs.out
+'
+
+test_expect_success ROOT,TRACEFS,SQLITE3 'record: the default events include the page-cache insertions whatif needs' '
+	mkdir -p "$WORK" &&
+	head -c 4194304 /dev/urandom > "$WORK/f" && sync &&
+	dd if="$WORK/f" iflag=nocache count=0 status=none &&
+	vmscope record -q -o rec.db -- cat "$WORK/f" > /dev/null &&
+	rm -f "$WORK/f" &&
+	n=$(sqlite3 -batch rec.db "SELECT COUNT(*) FROM event_generic
+		WHERE system = '\''filemap'\'' AND event = '\''mm_filemap_add_to_page_cache'\''") &&
+	echo "insertions: $n" &&
+	test "$n" -gt 0
+'
+
+test_done
