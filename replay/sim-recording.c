@@ -475,32 +475,127 @@ static int pid_set_has(const struct pid_set *set, long long pid)
  * index SQLite would look every row up again), then sorted by ts only if
  * seq order is not already time order.
  */
+/*
+ * Where the filemap events come from: the typed tables mm_filemap_add_to_page_cache
+ * and mm_filemap_delete_from_page_cache (010-filemap.sql), each scanned in
+ * seq order and merged here by seq; or, in a database of an earlier build,
+ * the rows of event_generic with the fields as JSON.
+ */
+struct filemap_source {
+	sqlite3_stmt *add, *del;	/* typed: the two tables; generic: add only */
+	int add_row, del_row;		/* the statement holds a row not taken yet */
+	int generic;
+};
+
+/* One event: ts, pid, removed, ino, index, dev, order. Return: SQLITE_ROW, SQLITE_DONE or an error. */
+static int filemap_next(struct filemap_source *src, long long *ts, long long *pid, int *removed,
+			long long *ino, long long *index, long long *dev, long long *order)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (src->generic) {
+		rc = sqlite3_step(src->add);
+		if (rc != SQLITE_ROW)
+			return rc;
+		*ts = sqlite3_column_int64(src->add, 0);
+		*pid = sqlite3_column_int64(src->add, 1);
+		*removed = sqlite3_column_int(src->add, 2);
+		filemap_fields((const char *)sqlite3_column_text(src->add, 3), ino, index, dev, order);
+		return SQLITE_ROW;
+	}
+	if (!src->add_row && src->add) {
+		rc = sqlite3_step(src->add);
+		if (rc == SQLITE_ROW)
+			src->add_row = 1;
+		else if (rc != SQLITE_DONE)
+			return rc;
+		else
+			src->add = NULL;	/* finalized by the caller through its copy */
+	}
+	if (!src->del_row && src->del) {
+		rc = sqlite3_step(src->del);
+		if (rc == SQLITE_ROW)
+			src->del_row = 1;
+		else if (rc != SQLITE_DONE)
+			return rc;
+		else
+			src->del = NULL;
+	}
+	if (!src->add_row && !src->del_row)
+		return SQLITE_DONE;
+	/* the smaller seq first: the order the kernel wrote them in */
+	if (src->add_row && (!src->del_row ||
+			     sqlite3_column_int64(src->add, 0) < sqlite3_column_int64(src->del, 0))) {
+		st = src->add;
+		src->add_row = 0;
+		*removed = 0;
+	} else {
+		st = src->del;
+		src->del_row = 0;
+		*removed = 1;
+	}
+	*ts = sqlite3_column_int64(st, 1);
+	*pid = sqlite3_column_int64(st, 2);
+	*ino = sqlite3_column_int64(st, 3);
+	*index = sqlite3_column_int64(st, 4);
+	*dev = sqlite3_column_int64(st, 5);
+	*order = sqlite3_column_int64(st, 6);
+	return SQLITE_ROW;
+}
+
 static int load_filemap(struct vms_window *w, struct whatif_rec *r)
 {
-	static const char sql[] =
+	static const char generic_sql[] =
 		"SELECT ts, pid, event = 'mm_filemap_delete_from_page_cache', fields "
 		"FROM event_generic NOT INDEXED WHERE event IN ('mm_filemap_add_to_page_cache', "
 		"'mm_filemap_delete_from_page_cache') AND ts BETWEEN ?1 AND ?2 ORDER BY seq";
+	static const char add_sql[] =
+		"SELECT seq, ts, pid, i_ino, \"index\", s_dev, \"order\" FROM mm_filemap_add_to_page_cache "
+		"WHERE ts BETWEEN ?1 AND ?2 ORDER BY seq";
+	static const char del_sql[] =
+		"SELECT seq, ts, pid, i_ino, \"index\", s_dev, \"order\" FROM mm_filemap_delete_from_page_cache "
+		"WHERE ts BETWEEN ?1 AND ?2 ORDER BY seq";
 	struct pid_set reclaimers = { 0 }, kswapds = { 0 };
+	struct filemap_source src = { 0 };
+	sqlite3_stmt *add = NULL, *del = NULL;
 	struct vms_marks *mk;
-	sqlite3_stmt *st = NULL;
 	long alloc = 0, inserted = 0;
-	long long last_ts = 0;
+	long long last_ts = 0, typed = 0;
 	int rc = SQLITE_ERROR, sorted = 1;
 
 	mk = vms_marks_load(w->db, NULL, 0);
 	if (!mk)
 		return -1;
 	if (pid_set_load(w, &reclaimers, "SELECT DISTINCT pid FROM mm_vmscan_memcg_reclaim_begin") ||
-	    pid_set_load(w, &kswapds, "SELECT pid FROM task WHERE comm LIKE 'kswapd%'") ||
-	    !(st = vms_window_prepare(w, sql)))
+	    pid_set_load(w, &kswapds, "SELECT pid FROM task WHERE comm LIKE 'kswapd%'"))
 		goto out;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		long long ts = sqlite3_column_int64(st, 0), pid = sqlite3_column_int64(st, 1);
-		int removed = sqlite3_column_int(st, 2);
-		long long ino, index, dev, order;
+	if (table_exists(w, "mm_filemap_add_to_page_cache") &&
+	    table_exists(w, "mm_filemap_delete_from_page_cache") &&
+	    query_int(w, "SELECT EXISTS (SELECT 1 FROM mm_filemap_add_to_page_cache)", NULL, &typed) < 0)
+		goto out;
+	if (typed) {
+		if (!(add = vms_window_prepare(w, add_sql)) || !(del = vms_window_prepare(w, del_sql)))
+			goto out;
+		src.add = add;
+		src.del = del;
+	} else if (table_exists(w, "event_generic")) {
+		if (!(add = vms_window_prepare(w, generic_sql)))
+			goto out;
+		src.add = add;
+		src.generic = 1;
+	} else {
+		rc = SQLITE_DONE;
+		goto out;
+	}
+	for (;;) {
+		long long ts, pid, ino, index, dev, order;
 		struct whatif_filemap *f;
+		int removed;
 
+		rc = filemap_next(&src, &ts, &pid, &removed, &ino, &index, &dev, &order);
+		if (rc != SQLITE_ROW)
+			break;
 		if (removed && (pid_set_has(&kswapds, pid) || vms_marks_inside(mk, 0, pid, ts) ||
 				vms_marks_inside(mk, 1, pid, ts)))
 			removed = 2;	/* reclaim's own eviction: the simulation decides those */
@@ -518,7 +613,6 @@ static int load_filemap(struct vms_window *w, struct whatif_rec *r)
 			r->fm = p;
 			alloc = na;
 		}
-		filemap_fields((const char *)sqlite3_column_text(st, 3), &ino, &index, &dev, &order);
 		if (ts < last_ts)
 			sorted = 0;
 		last_ts = ts;
@@ -533,7 +627,8 @@ static int load_filemap(struct vms_window *w, struct whatif_rec *r)
 		vms_error("reading filemap events: %s", rc == SQLITE_NOMEM ? "out of memory" :
 			  sqlite3_errmsg(w->sql));
 out:
-	sqlite3_finalize(st);
+	sqlite3_finalize(add);
+	sqlite3_finalize(del);
 	vms_marks_free(mk);
 	free(reclaimers.pid);
 	free(kswapds.pid);
@@ -607,7 +702,7 @@ int whatif_rec_load(struct vms_window *w, struct whatif_rec *r)
 	if (load_knobs(w, r) || load_reclaim(w, r) || load_outcome(w, r) ||
 	    load_memory(w, r, page_size))
 		return -1;
-	if (table_exists(w, "event_generic") && load_filemap(w, r))
+	if (load_filemap(w, r))
 		return -1;
 	return 0;
 }
