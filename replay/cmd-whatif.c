@@ -62,6 +62,7 @@ struct whatif_opts {
 	double from_s, to_s;
 	int has_from, has_to;
 	enum out_format fmt;
+	int list_knobs;
 };
 
 /* Copy the values of --set or --assume into @dst. Return: 0, or a usage error. */
@@ -96,13 +97,21 @@ static int parse_whatif_options(int argc, const char **argv, struct whatif_opts 
 				"or demand=counters, access=sequential|protected (below)"),
 		OPT_WINDOW(&win, "the run"),
 		OPT_FORMAT(&o->fmt),
+		OPT_MODE(0, "list-knobs", &o->list_knobs,
+			 "list the names --set and --assume take, one a line, and exit"),
 		OPT_ARG("DB", "database", &o->path),
 		OPT_END(),
 	};
-	int stop;
+	int stop, i;
 
 	memset(o, 0, sizeof(*o));
 	stop = cli_parse_options(argc, argv, opts, &whatif_help, rc);
+	if (!stop && o->list_knobs) {
+		for (i = 0; i < K_NKNOBS; i++)
+			printf("%s\n", whatif_knob_names[i]);
+		printf("demand\naccess\n");
+		stop = 1;
+	}
 	if (!stop && (take_changes(opts, "--set", &set, o->set, &o->nset) ||
 		      take_changes(opts, "--assume", &assume, o->assume, &o->nassume))) {
 		*rc = EXIT_USAGE;

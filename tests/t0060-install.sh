@@ -86,7 +86,7 @@ complete_words() {
 		printf \"%s\n\" \"\${COMPREPLY[@]}\"" complete "$@"
 }
 
-test_expect_success 'completion: commands, options, report sections, plot kinds, policies' '
+test_expect_success 'completion: commands, options, report sections, plot kinds, policies, knobs' '
 	assert_eq "$(complete_words "$VMSCOPE" rep | sort | tr "\n" " ")" "replay report " &&
 	vmscope plot --list | while read -r k _; do echo "$k"; done | sort > kinds &&
 	complete_words "$VMSCOPE" plot run.db "" | sort > offered &&
@@ -97,7 +97,9 @@ test_expect_success 'completion: commands, options, report sections, plot kinds,
 	assert_eq "$(complete_words "$VMSCOPE" report --format j)" "json" &&
 	assert_eq "$(complete_words "$VMSCOPE" replay run.db --pol)" "--policy" &&
 	complete_words "$VMSCOPE" replay run.db --policy v6. > offered &&
-	grep -qx "v6.18" offered
+	grep -qx "v6.18" offered &&
+	assert_eq "$(complete_words "$VMSCOPE" whatif run.db --set memcg. | sort | tr "\n" " ")" \
+		"memcg.limit= memcg.swappiness= "
 '
 
 test_expect_success 'the example plugin builds out of tree with pkg-config and replays as in tree' '
