@@ -136,6 +136,32 @@ LIB_OBJS += record/spool-decode.o
 LIB_OBJS += record/recover.o
 LIB_OBJS += record/text-line.o
 LIB_OBJS += record/text-payload.o
+LIB_OBJS += record/exact-inputs.o
+LIB_OBJS += record/exact-inputs-info.o
+
+# Exact decision inputs (record/exact-inputs.c): a BPF program built with
+# clang against this machine's kernel BTF (CO-RE: it loads on other kernels
+# with BTF too) and embedded as a libbpf skeleton. Without clang, bpftool,
+# libbpf or /sys/kernel/btf/vmlinux, vmscope is built without it and
+# `record` samples the inputs instead. BPF=0 leaves it out on purpose.
+BPF ?= $(shell command -v clang >/dev/null 2>&1 && command -v bpftool >/dev/null 2>&1 && \
+	$(PKG_CONFIG) --exists libbpf && test -r /sys/kernel/btf/vmlinux && echo 1)
+.DEFAULT_GOAL := all
+BPF_CLANG ?= clang
+BPFTOOL ?= bpftool
+ifeq ($(BPF),1)
+CPPFLAGS += -DVMS_HAVE_BPF
+LIBS += $(shell $(PKG_CONFIG) --libs libbpf)
+record/exact-inputs.o: record/bpf/exact-inputs.skel.h
+record/bpf/vmlinux.h:
+	$(QUIET_GEN)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@+ && mv $@+ $@
+record/bpf/exact-inputs.bpf.o: record/bpf/exact-inputs.bpf.c record/bpf/exact-inputs.h record/bpf/vmlinux.h
+	$(QUIET_GEN)$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Irecord/bpf -c -o $@ $<
+record/bpf/exact-inputs.skel.h: record/bpf/exact-inputs.bpf.o
+	$(QUIET_GEN)$(BPFTOOL) gen skeleton $< name exact_inputs_bpf > $@+ && mv $@+ $@
+else ifeq ($(filter clean deps,$(MAKECMDGOALS)),)
+$(info vmscope: building without the BPF exact inputs (needs clang, bpftool, libbpf-dev and /sys/kernel/btf/vmlinux; 'make deps' installs them): record will sample the decision inputs)
+endif
 
 CMD_OBJS += main.o
 CMD_OBJS += cli/parse-options.o
@@ -258,6 +284,7 @@ uninstall:
 clean:
 	@$(MAKE) --no-print-directory -C samples clean
 	rm -f vmscope libvms.a lib/schema-sql.h $(UNIT_TESTS)
+	rm -f record/bpf/vmlinux.h record/bpf/exact-inputs.skel.h record/bpf/*.bpf.o
 	find . -name '*.o' -o -name '*.d' | xargs rm -f
 	rm -rf tests/trash
 

@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "counters.h"
 #include "live.h"
+#include "exact-inputs.h"
 #include "recover.h"
 
 static const struct cli_help record_help = {
@@ -120,6 +121,8 @@ int cmd_record(int argc, const char **argv)
 	int force = 0, quiet = 0, rc = 1, child_status = 0, tty = isatty(2), decode_tried = 0;
 	struct live_session *live = NULL;
 	struct counters *counters = NULL;
+	struct exact_inputs *exact = NULL;
+	int no_exact = 0, no_memcg_sampling = 0;
 	struct vms_sink *sink = NULL;
 	struct vms_db *db = NULL;
 	pid_t child = 0;
@@ -145,6 +148,11 @@ int cmd_record(int argc, const char **argv)
 		OPT_STRING(0, "recover", &recover, "DB",
 			   "decode the pages a recorder that died (SIGKILL, crash)\n"
 			   "left next to DB (DB.spool-PID) and finish DB"),
+		OPT_BOOL(0, "no-exact-inputs", &no_exact,
+			 "with -m: do not keep the memcg's decision inputs exactly (BPF)"),
+		OPT_BOOL(0, "no-memcg-sampling", &no_memcg_sampling,
+			 "with -m: do not sample memory.stat (each read flushes the\n"
+			 "memcg's stats, which reclaim then sees)"),
 		OPT_REST(&command),
 		OPT_END(),
 	};
@@ -208,11 +216,16 @@ int cmd_record(int argc, const char **argv)
 	}
 	if (counters_store_sysctls(db))
 		goto fail_db;
-	counters = counters_new(db, memcg);
+	counters = counters_new(db, no_memcg_sampling ? NULL : memcg);
 	if (!counters || (memcg && counters_store_memcg_swappiness(db, memcg)))
 		goto fail_db;
 	live = live_open(&lopt, db, sink);
 	if (!live)
+		goto fail_db;
+	if (memcg && !no_exact && !(exact = exact_inputs_open(db, memcg)) && !quiet)
+		note("exact inputs unavailable, decision inputs sampled: %s", vms_last_error());
+	if (!exact && exact_inputs_store_unavailable(db, !memcg ? "no memcg given (-m)" :
+						     no_exact ? "--no-exact-inputs" : vms_last_error()))
 		goto fail_db;
 
 	/* counters are sampled only while tracing is on, so that the first and the
@@ -230,7 +243,8 @@ int cmd_record(int argc, const char **argv)
 		struct timespec ts;
 
 		/* leave time for the sampler and for a stop request under any load */
-		if (live_drain(live, interval_ms / 1000.0) < 0 || counters_sample(counters))
+		if (live_drain(live, interval_ms / 1000.0) < 0 || counters_sample(counters) ||
+		    exact_inputs_poll(exact) < 0)
 			goto fail_live;
 		now = vms_now();
 		if (now - last_commit >= 1.0) {
@@ -264,7 +278,8 @@ int cmd_record(int argc, const char **argv)
 	}
 	if (!quiet && tty)
 		fprintf(stderr, "\r\033[K");
-	if (counters_sample(counters) || live_stop(live) || live_store_losses(live, db))
+	if (counters_sample(counters) || exact_inputs_finish(exact) || live_stop(live) ||
+	    live_store_losses(live, db))
 		goto fail_live;
 	capture_cpu = cpu_seconds();
 	decode_tried = 1;
@@ -329,6 +344,7 @@ out:
 		kill(child, SIGTERM);
 		waitpid(child, NULL, 0);
 	}
+	exact_inputs_close(exact);
 	live_close(live);
 	counters_free(counters);
 	vms_sink_free(sink);
