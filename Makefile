@@ -138,6 +138,7 @@ LIB_OBJS += record/text-line.o
 LIB_OBJS += record/text-payload.o
 LIB_OBJS += record/exact-inputs.o
 LIB_OBJS += record/exact-inputs-info.o
+LIB_OBJS += replay/exact-inputs.o
 
 # Exact decision inputs (record/exact-inputs.c): a BPF program built with
 # clang against this machine's kernel BTF (CO-RE: it loads on other kernels

@@ -13,6 +13,7 @@
 
 #include "vms.h"
 #include "cli.h"
+#include "vms-exact-inputs.h"
 
 static const struct cli_help info_help = {
 	.synopsis = { "vmscope info DB" },
@@ -165,6 +166,7 @@ static int show_simple(sqlite3 *sql, const char *title, const char *query, const
 
 int cmd_info(int argc, const char **argv)
 {
+	struct vms_buf inputs = { 0 };
 	const char *path = NULL;
 	struct vms_db *db;
 	sqlite3 *sql;
@@ -185,6 +187,9 @@ int cmd_info(int argc, const char **argv)
 		rc = error_last();
 		goto out;
 	}
+	if (!vms_exact_inputs_describe(sql, &inputs) && inputs.buf)
+		printf("\ndecision inputs (replay):\n  %s\n", vms_make_printable(inputs.buf));
+	vms_buf_release(&inputs);
 	if (show_simple(sql, "lost events (cpu, count, source)",
 			"SELECT COALESCE(cpu, 'all'), COALESCE(SUM(count), 'unknown'), source"
 			" FROM lost_events GROUP BY cpu, source ORDER BY cpu", "none reported") ||
