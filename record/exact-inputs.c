@@ -212,7 +212,8 @@ static int memcg_scope(const char *memcg_dir, struct exact_config *cfg, struct v
 		vms_buf_addf(text, "%s%llu", cfg->nscope > 1 ? " " : "", (unsigned long long)st.st_ino);
 		if (!strcmp(path, "/"))
 			break;
-		snprintf(path, sizeof(path), "%s", dirname(path));
+		snprintf(probe, sizeof(probe), "%s", path);
+		snprintf(path, sizeof(path), "%s", dirname(probe));
 	}
 	if (!cfg->nscope)
 		return vms_error("'%s' is not a cgroup directory", memcg_dir);
@@ -477,6 +478,43 @@ long exact_inputs_poll(struct exact_inputs *x)
 	return (long)(x->records - before);
 }
 
+/*
+ * The programs' run count and time, which the kernel keeps only while
+ * kernel.bpf_stats_enabled is 1: the cost of the exact inputs inside the
+ * kernel (charged to the tasks that update the counters). Return: 0 or -1.
+ */
+static int store_cost(struct exact_inputs *x)
+{
+	sqlite3 *sql = vms_db_sql(x->db);
+	unsigned long long runs = 0, ns = 0;
+	struct bpf_program *prog;
+	sqlite3_stmt *st;
+	int rc;
+
+	bpf_object__for_each_program(prog, x->skel->obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+			continue;
+		runs += info.run_cnt;
+		ns += info.run_time_ns;
+	}
+	if (!runs)
+		return 0;	/* stats off: unknown, left NULL */
+	if (sqlite3_prepare_v2(sql, "UPDATE exact_input_run SET bpf_runs = ?, bpf_run_ns = ?"
+			       " WHERE id = 1", -1, &st, NULL))
+		return vms_error("%s: cannot store the input source: %s", vms_db_path(x->db),
+				 sqlite3_errmsg(sql));
+	sqlite3_bind_int64(st, 1, (long long)runs);
+	sqlite3_bind_int64(st, 2, (long long)ns);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : vms_error("%s: cannot store the input source: %s",
+						 vms_db_path(x->db), sqlite3_errmsg(sql));
+}
+
 int exact_inputs_finish(struct exact_inputs *x)
 {
 	static const int which[] = { EXACT_C_DROPPED, EXACT_C_UPDATES, EXACT_C_UNTRACKED,
@@ -506,8 +544,10 @@ int exact_inputs_finish(struct exact_inputs *x)
 		sqlite3_bind_int64(st, 2 + i, (long long)c[i]);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : vms_error("%s: cannot store the input source: %s",
-						 vms_db_path(x->db), sqlite3_errmsg(sql));
+	if (rc != SQLITE_DONE)
+		return vms_error("%s: cannot store the input source: %s", vms_db_path(x->db),
+				 sqlite3_errmsg(sql));
+	return store_cost(x);
 }
 
 void exact_inputs_close(struct exact_inputs *x)

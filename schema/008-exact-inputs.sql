@@ -19,7 +19,9 @@ CREATE TABLE IF NOT EXISTS exact_input_run (
 	dropped INTEGER,               -- records the ring buffer had no room for (lost)
 	updates INTEGER,               -- item updates of the memcg counted
 	untracked INTEGER,             -- updates of the memcg for items not tracked
-	flushes INTEGER                -- flushes in scope seen (effective or not)
+	flushes INTEGER,               -- flushes in scope seen (effective or not)
+	bpf_runs INTEGER,              -- runs of the programs (kernel.bpf_stats_enabled=1 while recording; else NULL)
+	bpf_run_ns INTEGER             -- nanoseconds the kernel spent in them (same condition)
 );
 
 -- One row per tracked item: its kernel name and number (from BTF) and the
