@@ -376,7 +376,8 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 			return -1;
 	}
 	for (int file = 0; file <= 1 && lru_known; file++) {
-		long long active = file ? in->active_file.v : in->active_anon.v;
+		long long active = in->have_lru_size ? in->lru_size[file ? 3 : 1] :	/* exact inputs */
+				   file ? in->active_file.v : in->active_anon.v;
 		long long scanned_inactive = d->scanned[file ? 2 : 0];
 		int q = file ? Q_DEACT_FILE : Q_DEACT_ANON, want, did;
 
