@@ -184,6 +184,7 @@ UNIT_TESTS += tests/unit/u-import-lib
 UNIT_TESTS += tests/unit/u-evaluate
 UNIT_TESTS += tests/unit/u-window
 UNIT_TESTS += tests/unit/u-hostile-names
+UNIT_TESTS += tests/unit/u-exact-view
 
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 
