@@ -44,7 +44,8 @@ struct flush {
 struct point {
 	long long ts;
 	int pid;
-	long long lru[4];		/* the running list sizes before the batch left them */
+	int other_memcg;		/* reclaim begin: the task was not in the recorded memcg */
+	long long lru[4];		/* isolate: the running list sizes before the batch left them */
 };
 
 struct exact_view {
@@ -57,6 +58,8 @@ struct exact_view {
 	sqlite3_stmt *pass_of;		/* pid, ts and reclaimer of a decision record */
 	long long *end;			/* reclaim ends of the memcg (snapshot_refaults), by time */
 	int nend, aend;
+	struct point *foreign;		/* memcg reclaim begins by tasks of other memcgs, by pid, time */
+	int nforeign, aforeign;
 };
 
 static long long max_gap_ns = 5000000;	/* a pass's first event is this close to its isolate */
@@ -140,6 +143,23 @@ static int load_points(sqlite3 *sql, struct exact_view *v)
 		v->end[v->nend++] = sqlite3_column_int64(st, 0);
 	}
 	sqlite3_finalize(st);
+	if (rc)
+		return rc;
+	/* every task's memcg reclaim begins, to tell which episodes reclaim another memcg */
+	if (sqlite3_prepare_v2(sql, "SELECT e.ts, e.pid, e.memcg_id != r.memcg_id FROM exact_input e,"
+			       " exact_input_run r WHERE e.kind = 'reclaim_begin' ORDER BY e.pid, e.ts",
+			       -1, &st, NULL))
+		return vms_error("cannot read exact_input: %s", sqlite3_errmsg(sql));
+	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+		if (vms_array_reserve(&v->foreign, &v->aforeign, v->nforeign, 256, sizeof(*v->foreign))) {
+			rc = -1;
+			break;
+		}
+		v->foreign[v->nforeign].ts = sqlite3_column_int64(st, 0);
+		v->foreign[v->nforeign].pid = sqlite3_column_int(st, 1);
+		v->foreign[v->nforeign++].other_memcg = sqlite3_column_int(st, 2);
+	}
+	sqlite3_finalize(st);
 	return rc;
 }
 
@@ -179,6 +199,7 @@ void exact_view_free(struct exact_view *v)
 	free(v->flush);
 	free(v->isolate);
 	free(v->end);
+	free(v->foreign);
 	free(v);
 }
 
@@ -198,22 +219,44 @@ static int flush_at(const struct exact_view *v, long long ts)
 	return lo - 1;
 }
 
-/* The last isolate of @pid at or before @ts, or -1. */
-static int isolate_at(const struct exact_view *v, int pid, long long ts)
+/* The last of the @n points @p (by pid, then time) of @pid at or before @ts, or -1. */
+static int point_at(const struct point *p, int n, int pid, long long ts)
 {
-	int lo = 0, hi = v->nisolate;
+	int lo = 0, hi = n;
 
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
-		const struct point *p = &v->isolate[mid];
 
-		if (p->pid < pid || (p->pid == pid && p->ts <= ts))
+		if (p[mid].pid < pid || (p[mid].pid == pid && p[mid].ts <= ts))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	lo--;
-	return lo >= 0 && v->isolate[lo].pid == pid ? lo : -1;
+	return lo >= 0 && p[lo].pid == pid ? lo : -1;
+}
+
+static int isolate_at(const struct exact_view *v, int pid, long long ts)
+{
+	return point_at(v->isolate, v->nisolate, pid, ts);
+}
+
+/*
+ * The episode of @pid at @ts reclaims another memcg: its task was not in
+ * the recorded one at its reclaim begin (vmscan events carry no memcg, so
+ * without exact inputs such passes are taken for the recorded memcg's).
+ */
+static int foreign_at(const struct exact_view *v, int pid, long long ts)
+{
+	int i = point_at(v->foreign, v->nforeign, pid, ts);
+
+	return i >= 0 && v->foreign[i].other_memcg;
+}
+
+static void set_unknown(struct vms_value *x)
+{
+	x->v = x->lo = x->hi = 0;
+	x->prov = VMS_PROV_UNKNOWN;
 }
 
 /* The last reclaim end strictly before @ts, or -1. */
@@ -267,6 +310,13 @@ int exact_view_fill(const struct exact_view *v, int pid, long long ts, struct vm
 
 	if (!v || in->reclaimer != VMS_MEMCG)
 		return 0;
+	if (foreign_at(v, pid, ts)) {
+		for (i = 0; i < 4; i++)
+			set_unknown(lru[i]);
+		set_unknown(&in->refault_file);
+		set_unknown(&in->refault_anon);
+		return 0;
+	}
 	iso = isolate_at(v, pid, ts);
 	if (iso < 0 || ts - v->isolate[iso].ts > max_gap_ns)
 		return 0;

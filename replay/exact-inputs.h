@@ -25,7 +25,9 @@ int exact_view_open(struct sqlite3 *sql, struct exact_view **out);
  * is at @ts the inputs the kernel read (provenance exact): the list sizes
  * and refaults of the rstat-flushed view at its decision point, and the
  * refaults since the last snapshot_refaults() of the memcg. Inputs it
- * cannot make exact stay as they are. Return: 1 when it set them, 0 when not.
+ * cannot make exact stay as they are; a pass of an episode that reclaims
+ * another memcg (its task was elsewhere) gets unknown list sizes and
+ * refaults. Return: 1 when it set them exact, 0 when not.
  */
 int exact_view_fill(const struct exact_view *v, int pid, long long ts, struct vms_pass_input *in);
 /*

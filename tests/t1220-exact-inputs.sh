@@ -48,16 +48,16 @@ refault_decided() {
 
 # stat_matches DB: "N SAME NEAR": the flushes a memory.stat read of the
 # recorder caused, in how many the exact values equal what that read printed,
-# and in how many they are within one isolation batch (32 pages) of it: the
+# and in how many they are within two isolation batches (64 pages) of it: the
 # program snapshots at the flush tracepoint, which fires just before the
 # kernel sums the per-CPU counters, so updates other CPUs make in between
 # are in memory.stat and not in the snapshot
 stat_matches() {
 	sql "$1" "SELECT COUNT(*), COALESCE(SUM(e.inactive_file * r.page_size = vi.value
 		AND e.active_file * r.page_size = va.value AND e.workingset_refault_file = vr.value), 0),
-		COALESCE(SUM(abs(e.inactive_file * r.page_size - vi.value) <= 32 * r.page_size
-		AND abs(e.active_file * r.page_size - va.value) <= 32 * r.page_size
-		AND abs(e.workingset_refault_file - vr.value) <= 32), 0)
+		COALESCE(SUM(abs(e.inactive_file * r.page_size - vi.value) <= 64 * r.page_size
+		AND abs(e.active_file * r.page_size - va.value) <= 64 * r.page_size
+		AND abs(e.workingset_refault_file - vr.value) <= 64), 0)
 		FROM run r, counter_sample s
 		JOIN exact_input e ON e.kind = 'flush' AND e.flush_needed AND e.ts BETWEEN s.ts AND s.ts_end
 		JOIN counter_value vi ON vi.sample = s.id AND vi.name = 'inactive_file'
@@ -119,21 +119,26 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'the programs and the tracefs ins
 # exactly the running values at that flush (start + every delta since attach)
 test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'exact values equal memory.stat at each flush a read caused' '
 	set -- $(stat_matches exact.db) &&
-	echo "flushes caused by memory.stat reads: $1, values equal in $2, within 32 pages in $3" >> numbers.txt &&
+	echo "flushes caused by memory.stat reads: $1, values equal in $2, within 64 pages in $3" >> numbers.txt &&
 	test "$1" -ge 3 &&
 	test $(($2 * 2)) -ge "$1" &&
 	assert_eq "$3" "$1"
 '
 
-test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'replay gives memcg passes exact inputs' '
+# Other memcgs' reclaim (other jobs on the machine) is in the trace too;
+# only exact inputs can tell it apart: its tasks emit no isolate records
+# and their reclaim begin names another memcg.
+test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'replay gives the memcg'"'"'s passes exact inputs' '
 	vmscope replay exact.db --policy v6.18 --show 0 > replay-exact.txt &&
-	total=$(sql exact.db "SELECT COUNT(*) FROM decision WHERE kind = \"pass\" AND reclaimer = \"memcg\"") &&
-	exact=$(sql exact.db "SELECT COUNT(*) FROM decision WHERE kind = \"pass\" AND reclaimer = \"memcg\"
-		AND json_extract(provenance, \"$.lru\") = \"exact\" AND json_extract(provenance, \"$.refault_file\") = \"exact\"") &&
-	echo "memcg passes: $total, with exact list sizes and refaults: $exact" >> numbers.txt &&
-	test "$total" -gt 500 &&
+	sql exact.db "SELECT COUNT(*), SUM(json_extract(provenance, '"'"'$.lru'"'"') = '"'"'unknown'"'"'),
+		SUM(json_extract(provenance, '"'"'$.lru'"'"') = '"'"'exact'"'"'
+		AND json_extract(provenance, '"'"'$.refault_file'"'"') = '"'"'exact'"'"')
+		FROM decision WHERE kind = '"'"'pass'"'"' AND reclaimer = '"'"'memcg'"'"'" | tr "|" " " > passes.txt &&
+	set -- $(cat passes.txt) &&
+	echo "memcg passes: $1, of other memcgs: $2, with exact list sizes and refaults: $3" >> numbers.txt &&
+	test $(($1 - $2)) -gt 500 &&
 	# all but the passes before the first reclaim end (no snapshot yet)
-	test $((exact * 100)) -ge $((total * 95))
+	test $(($3 * 100)) -ge $((($1 - $2) * 95))
 '
 
 test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'the same workload recorded without exact inputs' '
@@ -197,8 +202,8 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'cost inside the kernel (kernel.b
 '
 
 # Observer effect: without memory.stat reads the memcg is flushed by the
-# periodic flusher only (every 2 s), so reclaim sees refaults (and list
-# sizes) far less often, and ages the active file list far less often.
+# periodic flusher only (every 2 s), so reclaim sees refaults (and fresh
+# list sizes) far less often, and decides on a view up to 2 s old.
 test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'observer effect: exact inputs with and without memory.stat sampling' '
 	record_thrash quiet.db --no-memcg-sampling &&
 	assert_eq "$(sql quiet.db "SELECT COUNT(*) FROM counter_sample WHERE source = \"memcg\"")" 0 &&
@@ -207,11 +212,11 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'observer effect: exact inputs wi
 		observed $db > $db.obs || exit 1
 		echo "$db: effective flushes, seconds, deactivate_file asked, kernel aged, aged %, refaults seen, workload s: $(cat $db.obs)" >> numbers.txt
 	done &&
-	set -- $(cat exact.db.obs) && fs=$1 as=$3 gs=$4 &&
-	set -- $(cat quiet.db.obs) && fq=$1 aq=$3 gq=$4 &&
-	test "$fs" -gt "$fq" &&
-	# the kernel ages at least twice as often when the recorder reads memory.stat
-	test $((gs * aq)) -gt $((2 * gq * as))
+	set -- $(cat exact.db.obs) && fs=$1 rs=$6 &&
+	set -- $(cat quiet.db.obs) && fq=$1 rq=$6 &&
+	test "$fs" -gt $((3 * fq)) &&
+	# passes whose decision saw new refaults: several times more with the reads
+	test "$rs" -gt $((3 * rq))
 '
 
 # the measured numbers, for docs/replay.md and docs/record.md

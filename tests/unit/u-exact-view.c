@@ -17,6 +17,7 @@
  *   300  isolate by pid 7: lists 130/330 (running, newer than the view)
  *   301  the pass's first event
  *   400  reclaim_end; 500 isolate by pid 7; 501 its pass
+ *   250  reclaim_begin by pid 5, a task of memcg 43 (another memcg)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +52,9 @@ static const char rows[] =
 	" (300, 'isolate', 7, 42, NULL, NULL, 5, 6, 130, 330, 4, 27),"
 	" (400, 'reclaim_end', 7, 42, NULL, NULL, 5, 6, 131, 331, 4, 27),"
 	" (500, 'isolate', 7, 42, NULL, NULL, 5, 6, 132, 332, 4, 27),"
-	" (50, 'isolate', 8, 42, NULL, NULL, 5, 6, 100, 200, 0, 0);";
+	" (50, 'isolate', 8, 42, NULL, NULL, 5, 6, 100, 200, 0, 0),"
+	" (250, 'reclaim_begin', 5, 43, NULL, NULL, 5, 6, 120, 320, 4, 25),"
+	" (290, 'reclaim_begin', 7, 42, NULL, NULL, 5, 6, 120, 320, 4, 25);";
 
 static struct vms_pass_input sampled(enum vms_reclaimer who)
 {
@@ -131,6 +134,12 @@ int main(void)
 	in = sampled(VMS_MEMCG);
 	is_int(exact_view_fill(v, 3, 301, &in), 0, "a task that isolated nothing for the memcg");
 	is_int(in.have_lru_size, 0, "no list sizes for it");
+	ok(in.inactive_file.prov == VMS_PROV_SAMPLED, "and its inputs stay sampled (no begin record)");
+	/* pid 5 began reclaim as a task of memcg 43: another memcg's episode */
+	in = sampled(VMS_MEMCG);
+	is_int(exact_view_fill(v, 5, 260, &in), 0, "an episode of another memcg: not exact");
+	ok(in.inactive_file.prov == VMS_PROV_UNKNOWN && in.refault_file.prov == VMS_PROV_UNKNOWN,
+	   "its list sizes and refaults are unknown, not the recorded memcg's");
 
 	exact_view_free(v);
 	vms_db_close(db);
