@@ -301,6 +301,53 @@ static int refaults(const struct exact_view *v, int from, int to, int item, stru
 	return 1;
 }
 
+/*
+ * The earliest time the kernel can have taken the pass's decision: after
+ * the task's previous batch (its previous pass) and after its reclaim began.
+ */
+static long long decided_after(const struct exact_view *v, int pid, int iso)
+{
+	int b = point_at(v->foreign, v->nforeign, pid, v->isolate[iso].ts);
+	long long t = iso > 0 && v->isolate[iso - 1].pid == pid ? v->isolate[iso - 1].ts : 0;
+
+	return b >= 0 && v->foreign[b].ts > t ? v->foreign[b].ts : t;
+}
+
+/* Widen @x to hold @other and make it inferred: the kernel read one of the two. */
+static void either(struct vms_value *x, long long other)
+{
+	if (other < x->lo)
+		x->lo = other;
+	if (other > x->hi)
+		x->hi = other;
+	x->prov = VMS_PROV_INFERRED;
+}
+
+/*
+ * Flush @f ran between the pass's decision window's start and its first
+ * isolation: prepare_scan_control() may have read the view before it. The
+ * inputs become ranges over both views (inferred).
+ */
+static void raced(const struct exact_view *v, int f, int e, struct vms_pass_input *in)
+{
+	struct vms_value *lru[4] = { &in->inactive_anon, &in->active_anon, &in->inactive_file,
+				     &in->active_file };
+	const struct flush *before = f > 0 ? &v->flush[f - 1] : &v->start;
+	struct vms_value alt;
+	int i, fe;
+
+	for (i = 0; i < 4; i++)
+		if (f > 0 || v->have_start[X_IA + i])
+			either(lru[i], before->v[X_IA + i]);
+	/* a snapshot taken after flush f began leaves no earlier view to compare with */
+	if (e < 0 || (fe = flush_at(v, v->end[e])) >= f)
+		return;
+	if (in->refault_file.prov == VMS_PROV_EXACT && refaults(v, fe, f - 1, X_ACT_FILE, &alt))
+		either(&in->refault_file, alt.v);
+	if (in->refault_anon.prov == VMS_PROV_EXACT && refaults(v, fe, f - 1, X_ACT_ANON, &alt))
+		either(&in->refault_anon, alt.v);
+}
+
 int exact_view_fill(const struct exact_view *v, int pid, long long ts, struct vms_pass_input *in)
 {
 	struct vms_value *lru[4] = { &in->inactive_anon, &in->active_anon, &in->inactive_file,
@@ -338,6 +385,8 @@ int exact_view_fill(const struct exact_view *v, int pid, long long ts, struct vm
 		refaults(v, fe, f, X_ACT_FILE, &in->refault_file);
 		refaults(v, fe, f, X_ACT_ANON, &in->refault_anon);
 	}
+	if (f >= 0 && v->flush[f].ts > decided_after(v, pid, iso))
+		raced(v, f, e, in);
 	return 1;
 }
 

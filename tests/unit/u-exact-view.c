@@ -18,6 +18,7 @@
  *   301  the pass's first event
  *   400  reclaim_end; 500 isolate by pid 7; 501 its pass
  *   250  reclaim_begin by pid 5, a task of memcg 43 (another memcg)
+ *   190  reclaim_begin by pid 6; 210 its first isolate: flush 200 in between
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +55,9 @@ static const char rows[] =
 	" (500, 'isolate', 7, 42, NULL, NULL, 5, 6, 132, 332, 4, 27),"
 	" (50, 'isolate', 8, 42, NULL, NULL, 5, 6, 100, 200, 0, 0),"
 	" (250, 'reclaim_begin', 5, 43, NULL, NULL, 5, 6, 120, 320, 4, 25),"
-	" (290, 'reclaim_begin', 7, 42, NULL, NULL, 5, 6, 120, 320, 4, 25);";
+	" (290, 'reclaim_begin', 7, 42, NULL, NULL, 5, 6, 120, 320, 4, 25),"
+	" (190, 'reclaim_begin', 6, 42, NULL, NULL, 5, 6, 120, 320, 4, 25),"
+	" (210, 'isolate', 6, 42, NULL, NULL, 5, 6, 121, 321, 4, 25);";
 
 static struct vms_pass_input sampled(enum vms_reclaimer who)
 {
@@ -124,6 +127,14 @@ int main(void)
 	is_int(in.active_file.v, 200, "active_file: memory.stat at the start");
 	is_int(in.refault_file.v, 77, "no snapshot yet: refault_file stays as sampled");
 	ok(in.refault_file.prov == VMS_PROV_INFERRED, "and keeps its provenance");
+
+	/* pid 6 began at 190, flush 200 ran before its first isolate at 210: either view */
+	in = sampled(VMS_MEMCG);
+	is_int(exact_view_fill(v, 6, 211, &in), 1, "a pass whose decision may precede a flush");
+	ok(in.inactive_file.v == 120 && in.inactive_file.lo == 110 && in.inactive_file.hi == 120 &&
+	   in.inactive_file.prov == VMS_PROV_INFERRED, "inactive_file 120, range 110..120, inferred");
+	ok(in.refault_file.v == 15 && in.refault_file.lo == 0 && in.refault_file.hi == 15 &&
+	   in.refault_file.prov == VMS_PROV_INFERRED, "refault_file 15 (25 - 10) or 0 (10 - 10)");
 
 	/* what stays sampled */
 	in = sampled(VMS_KSWAPD);
