@@ -161,7 +161,7 @@ record/bpf/exact-inputs.bpf.o: record/bpf/exact-inputs.bpf.c record/bpf/exact-in
 record/bpf/exact-inputs.skel.h: record/bpf/exact-inputs.bpf.o
 	$(QUIET_GEN)$(BPFTOOL) gen skeleton $< name exact_inputs_bpf > $@+ && mv $@+ $@
 else ifeq ($(filter clean deps,$(MAKECMDGOALS)),)
-$(info vmscope: building without the BPF exact inputs (needs clang, bpftool, libbpf-dev and /sys/kernel/btf/vmlinux; 'make deps' installs them): record will sample the decision inputs)
+$(info vmscope: building without the BPF exact inputs (BPF=0, or clang, bpftool, libbpf-dev or /sys/kernel/btf/vmlinux missing; 'make deps' installs them): record will sample the decision inputs)
 endif
 
 CMD_OBJS += main.o

@@ -32,6 +32,62 @@
 #include "vms.h"
 #include "exact-inputs.h"
 
+
+int exact_inputs_store_unavailable(struct vms_db *db, const char *reason)
+{
+	sqlite3 *sql = vms_db_sql(db);
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(sql, "INSERT OR REPLACE INTO exact_input_run (id, source, reason)"
+			       " VALUES (1, 'sampled', ?)", -1, &st, NULL))
+		return vms_error("%s: cannot store the input source: %s", vms_db_path(db),
+				 sqlite3_errmsg(sql));
+	sqlite3_bind_text(st, 1, reason, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : vms_error("%s: cannot store the input source: %s",
+						 vms_db_path(db), sqlite3_errmsg(sql));
+}
+
+#ifndef VMS_HAVE_BPF
+
+int exact_inputs_built(void)
+{
+	return 0;
+}
+
+struct exact_inputs *exact_inputs_open(struct vms_db *db, const char *memcg_dir)
+{
+	vms_error("vmscope was built without the BPF program (BPF=0, or clang, bpftool or "
+		  "libbpf-dev missing at build time)");
+	return NULL;
+}
+
+long exact_inputs_poll(struct exact_inputs *x)
+{
+	return 0;
+}
+
+int exact_inputs_finish(struct exact_inputs *x)
+{
+	return 0;
+}
+
+void exact_inputs_close(struct exact_inputs *x)
+{
+}
+
+#else
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <linux/types.h>
+
+#include "bpf/exact-inputs.h"
+#include "bpf/exact-inputs.skel.h"
+
 /* A tracked item: its exact_input column, kernel enumerator, memory.stat names (v1, v2). */
 struct item_spec {
 	const char *col, *kernel_name, *enum_name;
@@ -63,61 +119,6 @@ static const struct item_spec items[] = {
 	{ "swap", "MEMCG_SWAP", "memcg_stat_item", "swap", NULL, 1 },
 };
 #define N_ITEMS ((int)(sizeof(items) / sizeof(items[0])))
-
-int exact_inputs_store_unavailable(struct vms_db *db, const char *reason)
-{
-	sqlite3 *sql = vms_db_sql(db);
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(sql, "INSERT OR REPLACE INTO exact_input_run (id, source, reason)"
-			       " VALUES (1, 'sampled', ?)", -1, &st, NULL))
-		return vms_error("%s: cannot store the input source: %s", vms_db_path(db),
-				 sqlite3_errmsg(sql));
-	sqlite3_bind_text(st, 1, reason, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : vms_error("%s: cannot store the input source: %s",
-						 vms_db_path(db), sqlite3_errmsg(sql));
-}
-
-#ifndef VMS_HAVE_BPF
-
-int exact_inputs_built(void)
-{
-	return 0;
-}
-
-struct exact_inputs *exact_inputs_open(struct vms_db *db, const char *memcg_dir)
-{
-	vms_error("vmscope was built without the BPF program (clang, libbpf-dev and bpftool "
-		  "were missing at build time)");
-	return NULL;
-}
-
-long exact_inputs_poll(struct exact_inputs *x)
-{
-	return 0;
-}
-
-int exact_inputs_finish(struct exact_inputs *x)
-{
-	return 0;
-}
-
-void exact_inputs_close(struct exact_inputs *x)
-{
-}
-
-#else
-
-#include <bpf/bpf.h>
-#include <bpf/btf.h>
-#include <bpf/libbpf.h>
-#include <linux/types.h>
-
-#include "bpf/exact-inputs.h"
-#include "bpf/exact-inputs.skel.h"
 
 struct exact_inputs {
 	struct vms_db *db;
