@@ -239,6 +239,30 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'observer effect: exact inputs wi
 	test "$rs" -gt $((3 * rq))
 '
 
+# The same question on one trajectory: the exact recording replayed without
+# the flushes the recorder's own memory.stat reads caused (its pid made
+# them). The baseline, right on ~100 % of these passes with every flush,
+# then answers as the kernel would have at the same moments unobserved.
+test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'observer effect on one trajectory: without the recorder'"'"'s flushes' '
+	cp exact.db unobserved.db &&
+	n=$(sql unobserved.db "SELECT COUNT(*) FROM exact_input WHERE kind = '"'"'flush'"'"'
+		AND (flush_needed OR flush_force) AND pid = $(cat exact.db.pid)") &&
+	sql unobserved.db "DELETE FROM exact_input WHERE kind = '"'"'flush'"'"' AND pid = $(cat exact.db.pid)" &&
+	vmscope replay unobserved.db --policy v6.18 --show 0 > replay-unobserved.txt &&
+	sql exact.db "ATTACH '"'"'unobserved.db'"'"' AS u;
+		SELECT a.question, COUNT(*), SUM(a.policy_answer != b.policy_answer)
+		FROM replay_result a JOIN u.replay_result b ON b.decision = a.decision
+		AND b.question = a.question AND b.policy = a.policy
+		WHERE a.policy = '"'"'v6.18'"'"' AND a.question IN ('"'"'deactivate_file'"'"', '"'"'scan_balance'"'"')
+		GROUP BY 1 ORDER BY 1" | tr "|" " " > unobserved.txt &&
+	while read q asked differ; do
+		echo "without the recorder'"'"'s $n flushes: $q answers differ in $differ of $asked passes" >> numbers.txt
+	done < unobserved.txt &&
+	test "$n" -gt 0 &&
+	set -- $(grep deactivate_file unobserved.txt) &&
+	test "$3" -gt 0
+'
+
 # the measured numbers, for docs/replay.md and docs/record.md
 [ -f numbers.txt ] && sed 's/^/# /' numbers.txt
 test_done
