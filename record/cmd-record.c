@@ -182,6 +182,11 @@ int cmd_record(int argc, const char **argv)
 		return cli_usage_error(opts, &record_help, !output ? "no output database (-o DB)" :
 				       "no command after --");
 	}
+	if ((no_exact || no_memcg_sampling) && !memcg) {
+		free(lopt.events);
+		return cli_usage_error(opts, &record_help, "--no-exact-inputs and --no-memcg-sampling "
+				       "need -m PATH");
+	}
 
 	/* stop requests during set-up are honoured once the loop starts */
 	signal(SIGINT, on_stop);

@@ -91,6 +91,16 @@ cpu_while() {
 	sed -n 's/.*CPU time: \([0-9.]*\) s while recording.*/\1/p' "$1.err"
 }
 
+test_expect_success 'the exact-input options need -m: usage error' '
+	for o in --no-exact-inputs --no-memcg-sampling; do
+		rc=0
+		vmscope record -o x.db $o -d 1 2>err || rc=$?
+		assert_eq "$rc" 2 || exit 1
+		grep -q "need -m PATH" err || exit 1
+	done &&
+	test ! -e x.db
+'
+
 test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'set up a memcg and a file larger than it' '
 	test -x "$THRASH" &&
 	mkdir "$CG" &&
