@@ -283,7 +283,8 @@ int cmd_record(int argc, const char **argv)
 	}
 	if (!quiet && tty)
 		fprintf(stderr, "\r\033[K");
-	if (counters_sample(counters) || exact_inputs_finish(exact) || live_stop(live) ||
+	/* detaching the BPF program takes a while: after tracing stops, not between */
+	if (counters_sample(counters) || live_stop(live) || exact_inputs_finish(exact) ||
 	    live_store_losses(live, db))
 		goto fail_live;
 	capture_cpu = cpu_seconds();
