@@ -29,6 +29,7 @@
 
 #include "vms.h"
 #include "../../replay/exact-inputs.h"
+#include "../../replay/replay.h"
 #include "tap.h"
 
 static const char rows[] =
@@ -151,6 +152,23 @@ int main(void)
 	is_int(exact_view_fill(v, 5, 260, &in), 0, "an episode of another memcg: not exact");
 	ok(in.inactive_file.prov == VMS_PROV_UNKNOWN && in.refault_file.prov == VMS_PROV_UNKNOWN,
 	   "its list sizes and refaults are unknown, not the recorded memcg's");
+
+	/*
+	 * 6.18 get_scan_count(): the targets are lruvec_lru_size() >> priority,
+	 * the lists themselves; the flushed copy (1792 pages, 1792 >> 11 = 0)
+	 * would give the file list no target where the list (2149 >> 11 = 1) has one.
+	 */
+	{
+		struct vms_scan_decision d = { .balance = VMS_SCAN_FILE };
+
+		memset(&in, 0, sizeof(in));
+		in.priority = 11;
+		in.inactive_file.v = 1792;
+		is_int(kl_scan_types(&in, &d), 0, "flushed view only: no file target at priority 11");
+		in.have_lru_size = 1;
+		in.lru_size[2] = 2149;
+		is_int(kl_scan_types(&in, &d), 2, "with the exact list size: the file list is scanned");
+	}
 
 	exact_view_free(v);
 	vms_db_close(db);
