@@ -570,7 +570,7 @@ int decisions_load(struct vms_db *db, struct decision **out, long *n)
 		}
 		d = &all[used++];
 		load_row(st, d);
-		exact_view_sizes(exact, d->id, &d->in);	/* the list sizes of exact inputs */
+		exact_view_sizes(exact, d->id, &d->in, d->restored);	/* exact list sizes, restores */
 		l = &lat[d->nid >= 0 && d->nid < 64 ? d->nid : 0];
 		/* the state the kernel had before this pass; then this pass adds to it */
 		latent_inputs(l, d);

@@ -46,6 +46,7 @@ struct point {
 	int pid;
 	int other_memcg;		/* reclaim begin: the task was not in the recorded memcg */
 	long long lru[4];		/* isolate: the running list sizes before the batch left them */
+	long long restore[2];		/* isolate: workingset_restore_anon, _file (running) */
 };
 
 struct exact_view {
@@ -56,6 +57,8 @@ struct exact_view {
 	struct point *isolate;		/* decision points, by pid then time */
 	int nisolate, aisolate;
 	sqlite3_stmt *pass_of;		/* pid, ts and reclaimer of a decision record */
+	long long last_restore[2];	/* exact_view_sizes(): restores at the previous exact pass */
+	int have_last_restore;
 	long long *end;			/* reclaim ends of the memcg (snapshot_refaults), by time */
 	int nend, aend;
 	struct point *foreign;		/* memcg reclaim begins by tasks of other memcgs, by pid, time */
@@ -113,7 +116,8 @@ static int load_points(sqlite3 *sql, struct exact_view *v)
 	int i, rc = 0;
 
 	if (sqlite3_prepare_v2(sql, "SELECT ts, pid, inactive_anon, active_anon, inactive_file,"
-			       " active_file FROM exact_input WHERE kind = 'isolate' ORDER BY pid, ts",
+			       " active_file, workingset_restore_anon, workingset_restore_file"
+			       " FROM exact_input WHERE kind = 'isolate' ORDER BY pid, ts",
 			       -1, &st, NULL))
 		return vms_error("cannot read exact_input: %s", sqlite3_errmsg(sql));
 	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
@@ -126,6 +130,8 @@ static int load_points(sqlite3 *sql, struct exact_view *v)
 		v->isolate[v->nisolate].pid = sqlite3_column_int(st, 1);
 		for (i = 0; i < 4; i++)
 			v->isolate[v->nisolate].lru[i] = sqlite3_column_int64(st, 2 + i);
+		for (i = 0; i < 2; i++)
+			v->isolate[v->nisolate].restore[i] = sqlite3_column_int64(st, 6 + i);
 		v->nisolate++;
 	}
 	sqlite3_finalize(st);
@@ -390,7 +396,8 @@ int exact_view_fill(const struct exact_view *v, int pid, long long ts, struct vm
 	return 1;
 }
 
-int exact_view_sizes(const struct exact_view *v, long long id, struct vms_pass_input *in)
+int exact_view_sizes(struct exact_view *v, long long id, struct vms_pass_input *in,
+		     long long *restored)
 {
 	int iso, i, pid;
 	long long ts;
@@ -409,5 +416,13 @@ int exact_view_sizes(const struct exact_view *v, long long id, struct vms_pass_i
 	for (i = 0; i < 4; i++)
 		in->lru_size[i] = v->isolate[iso].lru[i];
 	in->have_lru_size = 1;
+	/* the memcg's restored refaults since its previous pass (the cost's IO term), exact */
+	for (i = 0; i < 2; i++) {
+		restored[i] = v->have_last_restore ? v->isolate[iso].restore[i] - v->last_restore[i] : 0;
+		if (restored[i] < 0)
+			restored[i] = 0;
+		v->last_restore[i] = v->isolate[iso].restore[i];
+	}
+	v->have_last_restore = 1;
 	return 1;
 }

@@ -35,7 +35,8 @@ int exact_view_fill(const struct exact_view *v, int pid, long long ts, struct vm
  * read back from the decision table, whose rows keep only the flushed view.
  * Return: 1 when set, 0 when the record has no exact inputs.
  */
-int exact_view_sizes(const struct exact_view *v, long long id, struct vms_pass_input *in);
+int exact_view_sizes(struct exact_view *v, long long id, struct vms_pass_input *in,
+		     long long *restored);
 void exact_view_free(struct exact_view *v);
 
 #endif

@@ -154,6 +154,33 @@ int main(void)
 	   "its list sizes and refaults are unknown, not the recorded memcg's");
 
 	/*
+	 * Read back from the decision table: the list sizes again, and the
+	 * memcg's restored refaults since its previous pass (6.18
+	 * lru_note_cost_refault(): the IO term of the cost), 47 - 40 = 7.
+	 */
+	{
+		long long restored[2] = { -1, -1 };
+
+		sqlite3_exec(vms_db_sql(db), "UPDATE exact_input SET workingset_restore_file = 40"
+			     " WHERE ts = 300; UPDATE exact_input SET workingset_restore_file = 47"
+			     " WHERE ts = 500; INSERT INTO decision (id, kind, reclaimer, pid, ts, ts_end)"
+			     " VALUES (1, 'pass', 'memcg', 7, 301, 302), (2, 'pass', 'memcg', 7, 501, 502),"
+			     " (3, 'pass', 'kswapd', 7, 503, 504)", NULL, NULL, NULL);
+		exact_view_free(v);
+		ok(exact_view_open(vms_db_sql(db), &v) == 0 && v, "exact inputs loaded again");
+		memset(&in, 0, sizeof(in));
+		in.inactive_file.prov = VMS_PROV_EXACT;
+		is_int(exact_view_sizes(v, 1, &in, restored), 1, "decision 1: exact list sizes");
+		ok(in.lru_size[2] == 130 && restored[1] == 0, "its lists, no restores before it counted");
+		is_int(exact_view_sizes(v, 2, &in, restored), 1, "decision 2: exact list sizes");
+		ok(in.lru_size[2] == 132 && restored[1] == 7 && restored[0] == 0,
+		   "its lists, and 7 file pages restored since decision 1");
+		restored[1] = -1;
+		is_int(exact_view_sizes(v, 3, &in, restored), 0, "a kswapd record: not the memcg's");
+		is_int(restored[1], -1, "its restores are left alone");
+	}
+
+	/*
 	 * 6.18 get_scan_count(): the targets are lruvec_lru_size() >> priority,
 	 * the lists themselves; the flushed copy (1792 pages, 1792 >> 11 = 0)
 	 * would give the file list no target where the list (2149 >> 11 = 1) has one.
