@@ -169,6 +169,33 @@ LIB_OBJS += record/counters-store.o
 LIB_OBJS += replay/decision-series.o
 LIB_OBJS += replay/decision-stream.o
 LIB_OBJS += record/instance.o
+LIB_OBJS += record/exact-inputs.o
+LIB_OBJS += record/exact-inputs-info.o
+LIB_OBJS += replay/exact-inputs.o
+
+# Exact decision inputs (record/exact-inputs.c): a BPF program built with
+# clang against this machine's kernel BTF (CO-RE: it loads on other kernels
+# with BTF too) and embedded as a libbpf skeleton. Without clang, bpftool,
+# libbpf or /sys/kernel/btf/vmlinux, vmscope is built without it and
+# `record` samples the inputs instead. BPF=0 leaves it out on purpose.
+BPF ?= $(shell command -v clang >/dev/null 2>&1 && command -v bpftool >/dev/null 2>&1 && \
+	$(PKG_CONFIG) --exists libbpf && test -r /sys/kernel/btf/vmlinux && echo 1)
+.DEFAULT_GOAL := all
+BPF_CLANG ?= clang
+BPFTOOL ?= bpftool
+ifeq ($(BPF),1)
+CPPFLAGS += -DVMS_HAVE_BPF
+LIBS += $(shell $(PKG_CONFIG) --libs libbpf)
+record/exact-inputs.o: record/bpf/exact-inputs.skel.h
+record/bpf/vmlinux.h:
+	$(QUIET_GEN)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@+ && mv $@+ $@
+record/bpf/exact-inputs.bpf.o: record/bpf/exact-inputs.bpf.c record/bpf/exact-inputs.h record/bpf/vmlinux.h
+	$(QUIET_GEN)$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Irecord/bpf -c -o $@ $<
+record/bpf/exact-inputs.skel.h: record/bpf/exact-inputs.bpf.o
+	$(QUIET_GEN)$(BPFTOOL) gen skeleton $< name exact_inputs_bpf > $@+ && mv $@+ $@
+else ifeq ($(filter clean deps,$(MAKECMDGOALS)),)
+$(info vmscope: building without the BPF exact inputs (BPF=0, or clang, bpftool, libbpf-dev or /sys/kernel/btf/vmlinux missing; 'make deps' installs them): record will sample the decision inputs)
+endif
 
 CMD_OBJS += main.o
 CMD_OBJS += cli/parse-options.o
@@ -194,6 +221,7 @@ UNIT_TESTS += tests/unit/u-evaluate
 UNIT_TESTS += tests/unit/u-window
 UNIT_TESTS += tests/unit/u-hostile-names
 UNIT_TESTS += tests/unit/u-compare-stats
+UNIT_TESTS += tests/unit/u-exact-view
 
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 VMS_VERSION := $(shell sed -n 's/^\#define VMS_VERSION "\(.*\)"/\1/p' include/vms.h)
@@ -322,6 +350,7 @@ clean:
 	@$(MAKE) --no-print-directory -C samples clean
 	rm -f vmscope libvms.a lib/schema-sql.h $(UNIT_TESTS) vmscope.pc
 	rm -rf man
+	rm -f record/bpf/vmlinux.h record/bpf/exact-inputs.skel.h record/bpf/*.bpf.o
 	find . -name '*.o' -o -name '*.d' | xargs rm -f
 	rm -rf tests/trash
 

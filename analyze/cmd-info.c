@@ -14,6 +14,7 @@
 
 #include "vms.h"
 #include "cli.h"
+#include "vms-exact-inputs.h"
 
 static const struct cli_help info_help = {
 	.synopsis = { "vmscope info DB" },
@@ -191,6 +192,7 @@ static int show_counter_files(sqlite3 *sql)
 
 int cmd_info(int argc, const char **argv)
 {
+	struct vms_buf inputs = { 0 };
 	const char *path = NULL;
 	struct vms_db *db;
 	sqlite3 *sql;
@@ -211,6 +213,9 @@ int cmd_info(int argc, const char **argv)
 		rc = error_last();
 		goto out;
 	}
+	if (!vms_exact_inputs_describe(sql, &inputs) && inputs.buf)
+		printf("\ndecision inputs (replay):\n  %s\n", vms_make_printable(inputs.buf));
+	vms_buf_release(&inputs);
 	if (show_simple(sql, "lost events (cpu, count, source)",
 			"SELECT COALESCE(cpu, 'all'), COALESCE(SUM(count), 'unknown'), source"
 			" FROM lost_events GROUP BY cpu, source ORDER BY cpu", "none reported") ||

@@ -23,7 +23,7 @@
 #ifndef VMS_POLICY_H
 #define VMS_POLICY_H
 
-#define VMS_POLICY_ABI 2	/* bump on any change of the structs below */
+#define VMS_POLICY_ABI 3	/* bump on any change of the structs below */
 #define VMS_DEFER (-1)		/* a hook's answer: "the baseline decides" */
 #define VMS_UNDECIDABLE (-2)	/* a hook's answer: "the recording lacks the input this needs" */
 
@@ -92,6 +92,17 @@ struct vms_pass_input {
 	int sweep;
 	int no_cache_trim_mode, force_deactivate;
 	double sample_age_ms;
+	/*
+	 * Recordings with exact inputs (BPF, see docs/record.md): the four LRU
+	 * inputs above are then lruvec_page_state(), the rstat-flushed copy
+	 * that prepare_scan_control()'s ratio and cache_trim_mode tests read
+	 * (it lags the lists until the next stats flush), and lru_size[] is
+	 * lruvec_lru_size(), the lists as get_scan_count() sizes the scan
+	 * targets from them (exact, at the pass's first isolation).
+	 * have_lru_size 0: lru_size[] is unset, the four inputs serve both.
+	 */
+	int have_lru_size;
+	long long lru_size[4];		/* inactive anon, active anon, inactive file, active file */
 };
 
 /* Answer of the scan-balance hook. */

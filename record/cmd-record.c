@@ -26,6 +26,7 @@
 #include "counters.h"
 #include "instance.h"
 #include "live.h"
+#include "exact-inputs.h"
 #include "recover.h"
 
 static const struct cli_help record_help = {
@@ -178,6 +179,8 @@ int cmd_record(int argc, const char **argv)
 	int remove_instance = 0;
 	struct live_session *live = NULL;
 	struct counters *counters = NULL;
+	struct exact_inputs *exact = NULL;
+	int no_exact = 0, no_memcg_sampling = 0;
 	struct vms_sink *sink = NULL;
 	struct vms_db *db = NULL;
 	pid_t child = 0;
@@ -221,6 +224,11 @@ int cmd_record(int argc, const char **argv)
 			 "(refused while another process reads it)"),
 		OPT_BOOL(0, "remove-instance", &remove_instance,
 			 "with --recover: remove the dead recorder's tracefs instance"),
+		OPT_BOOL(0, "no-exact-inputs", &no_exact,
+			 "with -m: do not keep the memcg's decision inputs exactly (BPF)"),
+		OPT_BOOL(0, "no-memcg-sampling", &no_memcg_sampling,
+			 "with -m: do not sample memory.stat (each read flushes the\n"
+			 "memcg's stats, which reclaim then sees)"),
 		OPT_REST(&command),
 		OPT_END(),
 	};
@@ -276,6 +284,11 @@ int cmd_record(int argc, const char **argv)
 				       "--remove-instance goes with --recover DB" :
 				       "--instance and --top-level exclude each other");
 	}
+	if ((no_exact || no_memcg_sampling) && !memcg && !cgroup && !memory_limit) {
+		free(lopt.events);
+		return cli_usage_error(opts, &record_help, "--no-exact-inputs and --no-memcg-sampling "
+				       "need -m PATH, --cgroup or --memory-limit");
+	}
 
 	/* stop requests during set-up are honoured once the loop starts */
 	signal(SIGINT, on_stop);
@@ -316,11 +329,16 @@ int cmd_record(int argc, const char **argv)
 			goto fail_db;
 		memcg = memcg_run_path(cg);
 	}
-	counters = counters_new(db, memcg);
+	counters = counters_new(db, no_memcg_sampling ? NULL : memcg);
 	if (!counters || (memcg && counters_store_memcg_swappiness(db, memcg)))
 		goto fail_db;
 	live = live_open(&lopt, db, sink);
 	if (!live)
+		goto fail_db;
+	if (memcg && !no_exact && !(exact = exact_inputs_open(db, memcg)) && !quiet)
+		note("exact inputs unavailable, decision inputs sampled: %s", vms_last_error());
+	if (!exact && exact_inputs_store_unavailable(db, !memcg ? "no memcg given (-m)" :
+						     no_exact ? "--no-exact-inputs" : vms_last_error()))
 		goto fail_db;
 
 	/* counters are sampled only while tracing is on, so that the first and the
@@ -338,7 +356,8 @@ int cmd_record(int argc, const char **argv)
 		struct timespec ts;
 
 		/* leave time for the sampler and for a stop request under any load */
-		if (live_drain(live, interval_ms / 1000.0) < 0 || counters_sample(counters))
+		if (live_drain(live, interval_ms / 1000.0) < 0 || counters_sample(counters) ||
+		    exact_inputs_poll(exact) < 0)
 			goto fail_live;
 		now = vms_now();
 		if (now - last_commit >= 1.0) {
@@ -372,7 +391,9 @@ int cmd_record(int argc, const char **argv)
 	}
 	if (!quiet && tty)
 		fprintf(stderr, "\r\033[K");
-	if (counters_sample(counters) || live_stop(live) || live_store_losses(live, db))
+	/* detaching the BPF program takes a while: after tracing stops, not between */
+	if (counters_sample(counters) || live_stop(live) || exact_inputs_finish(exact) ||
+	    live_store_losses(live, db))
 		goto fail_live;
 	capture_cpu = cpu_seconds();
 	decode_tried = 1;
@@ -437,6 +458,7 @@ out:
 		kill(child, SIGTERM);
 		waitpid(child, NULL, 0);
 	}
+	exact_inputs_close(exact);
 	live_close(live);
 	counters_free(counters);
 	vms_sink_free(sink);

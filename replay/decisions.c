@@ -28,6 +28,7 @@
 #include "vms.h"
 #include "replay.h"
 #include "decisions-local.h"
+#include "exact-inputs.h"
 
 enum { IA, AA, IF, AF };	/* LRU index: inactive/active anon/file */
 
@@ -96,6 +97,7 @@ struct builder {
 	} tick;
 	/* per node: the vmstat sample whose restore refaults were last handed to a pass */
 	long long restore_sample[64], restore_last[64][2];
+	struct exact_view *exact;	/* the run's exact inputs (exact-inputs.c), or NULL */
 };
 
 struct pass {
@@ -406,6 +408,7 @@ static void fill_inputs(struct builder *b, struct task_state *t, struct vms_pass
 	} else {
 		set(&in->refault_anon, 0, VMS_PROV_UNKNOWN);
 	}
+	exact_view_fill(b->exact, t->pid, p->ts, in);	/* what the kernel read, where recorded */
 }
 
 /*
@@ -852,6 +855,8 @@ static int prepare(struct builder *b)
 		b->per_node = sqlite3_step(st) == SQLITE_ROW;
 		sqlite3_finalize(st);
 	}
+	if (exact_view_open(b->sql, &b->exact))
+		return -1;
 	b->swap_total = -1;
 	b->tick.nid = -1;
 	if (!sqlite3_prepare_v2(b->sql, "SELECT v.value FROM counter_sample s JOIN counter_value v"
@@ -901,5 +906,6 @@ out:
 	dc_series_release(&b.meminfo);
 	dc_series_release(&b.memcg);
 	sqlite3_finalize(b.insert);
+	exact_view_free(b.exact);
 	return rc;
 }

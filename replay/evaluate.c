@@ -36,6 +36,7 @@
 
 #include "vms.h"
 #include "replay.h"
+#include "exact-inputs.h"
 
 const char *const question_names[5] = {
 	"scan_balance", "deactivate_file", "deactivate_anon", "shrink_slab", "kswapd_retry",
@@ -375,7 +376,8 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 			return -1;
 	}
 	for (int file = 0; file <= 1 && lru_known; file++) {
-		long long active = file ? in->active_file.v : in->active_anon.v;
+		long long active = in->have_lru_size ? in->lru_size[file ? 3 : 1] :	/* exact inputs */
+				   file ? in->active_file.v : in->active_anon.v;
 		long long scanned_inactive = d->scanned[file ? 2 : 0];
 		int q = file ? Q_DEACT_FILE : Q_DEACT_ANON, want, did;
 
@@ -542,11 +544,14 @@ int decisions_load(struct vms_db *db, struct decision **out, long *n)
 	sqlite3 *sql = vms_db_sql(db);
 	struct latent lat[64];
 	struct decision *all = NULL;
+	struct exact_view *exact = NULL;
 	sqlite3_stmt *st = NULL;
 	long alloc = 0, used = 0;
 	int r;
 
 	memset(lat, 0, sizeof(lat));
+	if (exact_view_open(sql, &exact))
+		return -1;
 	if (sqlite3_prepare_v2(sql, read_sql, -1, &st, NULL))
 		goto sql_err;
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
@@ -565,6 +570,7 @@ int decisions_load(struct vms_db *db, struct decision **out, long *n)
 		}
 		d = &all[used++];
 		load_row(st, d);
+		exact_view_sizes(exact, d->id, &d->in, d->restored);	/* exact list sizes, restores */
 		l = &lat[d->nid >= 0 && d->nid < 64 ? d->nid : 0];
 		/* the state the kernel had before this pass; then this pass adds to it */
 		latent_inputs(l, d);
@@ -589,6 +595,7 @@ int decisions_load(struct vms_db *db, struct decision **out, long *n)
 	if (r != SQLITE_DONE)
 		goto sql_err;
 	sqlite3_finalize(st);
+	exact_view_free(exact);
 	*out = all;
 	*n = used;
 	return 0;
@@ -596,6 +603,7 @@ sql_err:
 	vms_error("%s: %s", vms_db_path(db), sqlite3_errmsg(sql));
 err:
 	sqlite3_finalize(st);
+	exact_view_free(exact);
 	free(all);
 	return -1;
 }

@@ -12,10 +12,23 @@
 
 #include "replay.h"
 
+/*
+ * LRU list @i (0 inactive anon .. 3 active file) as lruvec_lru_size() gives
+ * it: 4.12-5.4 read the lists themselves, not a flushed copy of the stats,
+ * so the exact list sizes of a recording with exact inputs when it has them.
+ */
+static long long lru(const struct vms_pass_input *in, int i)
+{
+	const struct vms_value *v[4] = { &in->inactive_anon, &in->active_anon, &in->inactive_file,
+					 &in->active_file };
+
+	return in->have_lru_size ? in->lru_size[i] : v[i]->v;
+}
+
 int kl4_inactive_list_is_low(const struct vms_pass_input *in, int file, int refaults_seen)
 {
-	long long inactive = file ? in->inactive_file.v : in->inactive_anon.v;
-	long long active = file ? in->active_file.v : in->active_anon.v;
+	long long inactive = lru(in, file ? 2 : 0);
+	long long active = lru(in, file ? 3 : 1);
 	long long gb, ratio;
 
 	/* "If we don't have swap space, anonymous page deactivation is pointless." */
@@ -56,14 +69,14 @@ int kl4_scan_balance(const struct vms_pass_input *in, int refaults_in_shortcut, 
 	}
 	/* the cache trap: file + free under the high watermarks, and enough inactive anon */
 	if (in->reclaimer != VMS_MEMCG &&
-	    in->inactive_file.v + in->active_file.v + in->free_pages.v <= in->high_wmark.v &&
-	    !kl4_inactive_list_is_low(in, 0, 0) && (in->inactive_anon.v >> in->priority)) {
+	    lru(in, 2) + lru(in, 3) + in->free_pages.v <= in->high_wmark.v &&
+	    !kl4_inactive_list_is_low(in, 0, 0) && (lru(in, 0) >> in->priority)) {
 		out->balance = VMS_SCAN_ANON;
 		goto out;
 	}
 	/* enough inactive page cache: the shortcut (refaults count here only from 5.3) */
 	if (!kl4_inactive_list_is_low(in, 1, refaults_in_shortcut) &&
-	    (in->inactive_file.v >> in->priority)) {
+	    (lru(in, 2) >> in->priority)) {
 		out->balance = VMS_SCAN_FILE;
 		goto out;
 	}

@@ -120,8 +120,9 @@ int kl_scan_types(const struct vms_pass_input *in, const struct vms_scan_decisio
 long long kl_scan_target(const struct vms_pass_input *in, const struct vms_scan_decision *d,
 			 int want_file)
 {
-	long long anon = in->inactive_anon.v >> in->priority;
-	long long file = in->inactive_file.v >> in->priority;
+	/* lruvec_lru_size(): the lists themselves, not the flushed stats (exact inputs) */
+	long long anon = (in->have_lru_size ? in->lru_size[0] : in->inactive_anon.v) >> in->priority;
+	long long file = (in->have_lru_size ? in->lru_size[2] : in->inactive_file.v) >> in->priority;
 	unsigned long long den = d->denominator ? d->denominator : d->fraction_anon + d->fraction_file;
 	unsigned long long up = d->round_up && den ? den - 1 : 0;	/* DIV64_U64_ROUND_UP */
 

@@ -6,6 +6,7 @@ set -u
 PKGS="gcc make pkg-config libtracefs-dev libtraceevent-dev libtracecmd-dev libsqlite3-dev
 zlib1g-dev libzstd-dev liblzma-dev sqlite3 gnuplot-nox trace-cmd gzip zstd xz-utils
 go-md2man man-db"
+PKGS="$PKGS clang libbpf-dev bpftool"	# the BPF exact inputs of record (optional at build time)
 
 missing=""
 for p in $PKGS; do

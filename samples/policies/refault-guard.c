@@ -10,7 +10,7 @@
  * equally instead of trimming the page cache only. Every other decision is
  * left to the baseline (the hooks are NULL or return VMS_DEFER).
  *
- * A policy plugin needs only include/vms-policy.h (ABI 2) and must export
+ * A policy plugin needs only include/vms-policy.h (ABI 3) and must export
  * the descriptor under the symbol `vms_policy`. Parameters arrive as
  * "k=v,k=v"; init() rejects what it does not understand, with a message on
  * stderr. A hook answers VMS_UNDECIDABLE when the recording lacks an input

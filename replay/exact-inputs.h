@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * exact-inputs.h - the exact decision inputs of a recording (tables
+ * exact_input*, schema/008-exact-inputs.sql) as decisions.c uses them
+ * (exact-inputs.c). Protocol:
+ *  1. exact_view_open() once: 0 with *out NULL when the run has no exact
+ *     inputs (older databases, imports, BPF unavailable while recording);
+ *  2. exact_view_fill() for each pass, after its sampled inputs are set
+ *     (decisions.c); exact_view_sizes() for each record read back
+ *     (evaluate.c decisions_load());
+ *  3. exact_view_free().
+ */
+#ifndef VMS_REPLAY_EXACT_INPUTS_H
+#define VMS_REPLAY_EXACT_INPUTS_H
+
+#include "vms-policy.h"
+
+struct sqlite3;
+struct exact_view;
+
+/* Load the run's exact inputs into *@out (caller frees with exact_view_free()). Return: 0 or -1. */
+int exact_view_open(struct sqlite3 *sql, struct exact_view **out);
+/*
+ * exact_view_fill() - give the memcg reclaim pass of @pid whose first event
+ * is at @ts the inputs the kernel read (provenance exact): the list sizes
+ * and refaults of the rstat-flushed view at its decision point, and the
+ * refaults since the last snapshot_refaults() of the memcg. Inputs it
+ * cannot make exact stay as they are; a pass of an episode that reclaims
+ * another memcg (its task was elsewhere) gets unknown list sizes and
+ * refaults. Return: 1 when it set them exact, 0 when not.
+ */
+int exact_view_fill(const struct exact_view *v, int pid, long long ts, struct vms_pass_input *in);
+/*
+ * exact_view_sizes() - the list sizes (lru_size[]) of decision record @id
+ * read back from the decision table, whose rows keep only the flushed view.
+ * Return: 1 when set, 0 when the record has no exact inputs.
+ */
+int exact_view_sizes(struct exact_view *v, long long id, struct vms_pass_input *in,
+		     long long *restored);
+void exact_view_free(struct exact_view *v);
+
+#endif
