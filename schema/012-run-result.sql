@@ -1,9 +1,9 @@
 -- SPDX-License-Identifier: GPL-2.0
--- 008-run-result.sql: what the recorded workload itself measured, and its
+-- 012-run-result.sql: what the recorded workload itself measured, and its
 -- times, when whoever ran it stored them (samples/run-scenario does, after the
 -- recording). vmscope record leaves the table empty; compare reads it.
 
-CREATE TABLE run_result (
+CREATE TABLE IF NOT EXISTS run_result (
 	name TEXT PRIMARY KEY,       -- 'elapsed', 'user', 'system', or the workload's own result
 	value REAL NOT NULL,         -- in unit
 	unit TEXT NOT NULL,          -- 's', 'files/s', ...
