@@ -21,8 +21,8 @@ static const struct cli_help compare_help = {
 	.synopsis = { "vmscope compare A.db B.db [options]",
 		      "vmscope compare A1.db [A2.db ...] --vs B1.db [B2.db ...] [options]" },
 	.about = "Compare runs, A before and B after, in the layout of kernel changelogs.\n"
-		 "Two databases: one table of every metric, per second, with the change\n"
-		 "100*(B-A)/A. With --vs, groups of runs: each side's mean, stddev, CoV,\n"
+		 "Two databases are two groups of one run; with --vs, groups of runs:\n"
+		 "each side's mean, stddev, CoV,\n"
 		 "min and max per metric (totals; --rates for per second), the change of\n"
 		 "the means and a '*' where Welch's t-test finds it significant; the\n"
 		 "workload's own result and times, memcg and machine counters, reclaim\n"
@@ -30,9 +30,10 @@ static const struct cli_help compare_help = {
 		 "rows that fit 80 columns); --full, CSV and JSON hold every metric.\n",
 	.more = "'-' is a value a run cannot give (a counter its kernel or memcg lacks,\n"
 		"no counter samples, an efficiency of nothing scanned), or a change from\n"
-		"A = 0; the notes say which. Any of --rates, --brief, --full, --label,\n"
-		"--width, --alpha makes two databases groups of one run. Exit status: 0\n"
-		"done; 1 a database unreadable; 2 usage error. See docs/compare.md.\n",
+		"A = 0; the notes say which. --pair (and, for two databases, CSV and JSON\n"
+		"without a group option) gives the two-run table of every metric per\n"
+		"second with the change 100*(B-A)/A instead. Exit status: 0 done; 1 a\n"
+		"database unreadable; 2 usage error. See docs/compare.md.\n",
 };
 
 /* Does @name (without "--") take a value in @opts? */
@@ -120,7 +121,7 @@ static int run_groups(struct cmp_groups *g, const struct cli_list *side[2],
 int cmd_compare(int argc, const char **argv)
 {
 	struct cli_list pos = { 0 }, vs = { 0 }, labels = { 0 }, one[2] = { { 0 }, { 0 } };
-	int rc, nargc = 0, rates = 0, brief = 0, full = 0, width = 0, alpha_given = 0;
+	int rc, nargc = 0, rates = 0, brief = 0, full = 0, width = 0, alpha_given = 0, pair = 0;
 	struct cmp_groups g = { .label = { "A", "B" }, .alpha = 0.05 };
 	const struct cli_list *side[2] = { &pos, &vs };
 	enum out_format fmt = OUT_TEXT;
@@ -136,6 +137,8 @@ int cmd_compare(int argc, const char **argv)
 		OPT_BOOL(0, "rates", &rates, "totals divided by each run's seconds"),
 		OPT_BOOL(0, "brief", &brief, "text: the brief table (default with --vs)"),
 		OPT_BOOL(0, "full", &full, "text: every metric and statistic"),
+		OPT_BOOL(0, "pair", &pair, "two databases: the two-run table of every metric,\n"
+			 "per second"),
 		OPT_INT(0, "width", &width, "COLS", "width of the brief table, 60 to 200 (default 80)",
 			60, 200),
 		OPT_NUMBER(0, "alpha", &g.alpha, "P", "level of the significance test (default 0.05)",
@@ -166,7 +169,12 @@ int cmd_compare(int argc, const char **argv)
 		rc = cli_usage_error(opts, &compare_help, "--brief and --full exclude each other");
 		goto out;
 	}
-	if (!vs.n && !rates && !brief && !full && !labels.n && !width && !alpha_given) {
+	if (pair && (vs.n || rates || brief || full || labels.n || width || alpha_given)) {
+		rc = cli_usage_error(opts, &compare_help, "--pair takes two databases and no group option");
+		goto out;
+	}
+	if (pair || (!vs.n && fmt != OUT_TEXT && !rates && !brief && !full && !labels.n && !width &&
+		     !alpha_given)) {
 		const char *const paths[2] = { pos.items[0], pos.items[1] };
 
 		if (cmp_pair_write(stdout, fmt, paths, win.from, win.to, win.has_from, win.has_to))

@@ -121,7 +121,7 @@ test_expect_success SQLITE3 'set up B: 20 s trace of a 6.18 kernel, untrusted co
 '
 
 test_expect_success SQLITE3 'text: exit 0, both names in the title, columns metric A B change' '
-	vmscope compare a.db b.db > out.txt
+	vmscope compare --pair a.db b.db > out.txt
 	assert_eq "$(head -n 1 out.txt)" "Before/after: A = a.db (kernel 6.17.0), B = b.db (kernel 6.18.0)" title
 	sed -n 2p out.txt | grep -Eq "^metric +A +B +change \(%\)$"
 '
@@ -281,7 +281,7 @@ test_expect_success SQLITE3 'a run without counters: its vmstat and ratio rows a
 	check n.db "Trace: kswapd pages scanned per s" "10.000|20.000|100.00"
 	# no samples: the window is the events only, 100..110 s
 	check n.db "Window (s)" "10.000|20.000|100.00"
-	vmscope compare nocnt.db b.db | grep -q "^  note: A has no /proc/vmstat samples"
+	vmscope compare --pair nocnt.db b.db | grep -q "^  note: A has no /proc/vmstat samples"
 '
 
 test_expect_success SQLITE3 'an event the source lists no format for was not traced: "-", not 0' '
@@ -289,7 +289,7 @@ test_expect_success SQLITE3 'an event the source lists no format for was not tra
 	cp a.db fmt.db
 	sql fmt.db "INSERT INTO event_format (system, name, format) VALUES
 		('\''vmscan'\'', '\''mm_vmscan_kswapd_wake'\'', '\''name: mm_vmscan_kswapd_wake'\'')"
-	vmscope compare fmt.db b.db > fmt.txt
+	vmscope compare --pair fmt.db b.db > fmt.txt
 	vmscope compare fmt.db b.db --format csv > fmt.csv
 	csv_db fmt.csv f.db
 	# memcg reclaim: no rows and no format in A: not traced (it was 0.000 for the text import)
@@ -338,7 +338,7 @@ test_expect_success SQLITE3 'untrusted comm, event name and kernel release canno
 	assert "Events nl\nev\"x,y'"'"'z\r\x1b[31m per s" in names, names[-4:]
 	assert len(names) == 79
 	EOF
-	vmscope compare a.db evil.db > evil.txt
+	vmscope compare --pair a.db evil.db > evil.txt
 	if grep -q "$(printf "\033")" evil.txt; then echo "ESC reached the text output"; exit 1; fi
 	assert_eq "$(head -n 1 evil.txt)" "Before/after: A = a.db (kernel 6.17.0), B = evil.db (kernel 6.18?\"evil,?[2J)" title
 	grep -q "^Events nl?ev\"x,y'"'"'z??\[31m per s " evil.txt
