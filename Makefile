@@ -136,6 +136,7 @@ LIB_OBJS += record/spool-decode.o
 LIB_OBJS += record/recover.o
 LIB_OBJS += record/text-line.o
 LIB_OBJS += record/text-payload.o
+LIB_OBJS += record/dat-check.o
 
 CMD_OBJS += main.o
 CMD_OBJS += cli/parse-options.o
