@@ -266,3 +266,11 @@ clean:
 .PHONY: mutate
 
 -include $(shell find . -name '*.d' 2>/dev/null)
+
+# libFuzzer targets under ASan and UBSan, built with clang in a scratch copy
+# of the tree, each run FUZZ_SECONDS (tests/fuzz/README.md); FUZZ="dat ..." runs a few.
+FUZZ_SECONDS ?= 60
+fuzz: all
+	@sh scripts/install-deps.sh fuzz
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ)
+.PHONY: fuzz

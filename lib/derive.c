@@ -232,7 +232,8 @@ int dv_agg_write(struct derive *d)
 			if (a->slot[j].n)
 				a->slot[n++] = a->slot[j];
 		a->used = n;
-		qsort(a->slot, n, sizeof(*a->slot), cmp_bucket);
+		if (n)
+			qsort(a->slot, n, sizeof(*a->slot), cmp_bucket);
 		for (j = 0; j < n; j++) {
 			struct agg_bucket *k = &a->slot[j];
 

@@ -44,6 +44,7 @@
 
 #define MAX_OPTION_SECTIONS 64
 #define MAX_CHUNK (64u << 20)		/* trace-cmd writes chunks of a few pages */
+#define MAX_DATA (1ll << 50)		/* bytes of one CPU's data, at most */
 #define COMMIT_MASK ((1u << 27) - 1)
 #define MISSED_STORED (1ull << 30)
 #define TS_BACK_NS 1000000000ull	/* a CPU's timestamps never go back this far */
@@ -406,7 +407,8 @@ static int walk_buffer(struct checker *c, const unsigned char *opt, size_t len)
 		c->good_bytes = c->good_file_bytes = c->good_events = 0;
 		if (!size)
 			continue;
-		if (off < 0 || size < 0)
+		/* a CPU's data is never larger than a file can be: no sum below overflows */
+		if (off < 0 || size < 0 || off > c->fsize || size > MAX_DATA)
 			rc = add_damage(c, off, -1, -1, "the file states data at offset %lld of "
 					"%lld bytes", off, size);
 		else

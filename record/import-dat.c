@@ -47,6 +47,8 @@ int tracecmd_page_size(struct tracecmd_input *handle);
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 off64_t tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
 
+#define MAX_CPUS 65536		/* more in a file's CPU count is damage (Linux: 8192) */
+
 /* Messages from the reader (vms_sink_message()); strings are NUL-terminated. */
 enum dat_msg {
 	M_OPENED = 1,		/* libtracecmd opened the file */
@@ -202,7 +204,9 @@ static int store_run_info(struct tracecmd_input *handle, struct vms_sink *sink)
 	int rc = 0;
 
 	rc |= send_run_int(sink, "ts_resolution_ns", 1);
-	rc |= send_run_int(sink, "cpus", tracecmd_cpus(handle));
+	/* a damaged count is reported by read_dat() */
+	if (tracecmd_cpus(handle) <= MAX_CPUS)
+		rc |= send_run_int(sink, "cpus", tracecmd_cpus(handle));
 	rc |= send_run_int(sink, "page_size", tracecmd_page_size(handle));
 	if (uname) {
 		/* "Linux host 6.18.44-fc-v782 #1 SMP ..." -> third word is the release */
@@ -252,7 +256,7 @@ static int send_format(void *sink, const char *system, const char *name, int id,
  */
 static int iterate_all_buffers(struct tracecmd_input *handle, struct dat_reader *r)
 {
-	int n = tracecmd_buffer_instances(handle), i, used = 1;
+	int n = tracecmd_buffer_instances(handle), i, used;
 	struct tracecmd_input **handles = calloc(n + 1, sizeof(*handles));
 	const char **names = calloc(n + 1, sizeof(*names));
 
@@ -261,23 +265,35 @@ static int iterate_all_buffers(struct tracecmd_input *handle, struct dat_reader 
 		free(names);
 		return vms_error("out of memory");
 	}
-	handles[0] = handle;
-	names[0] = "";
+	/*
+	 * libtracecmd scans every CPU of every buffer for each record: a damaged
+	 * CPU count (millions) would take hours. Such a buffer is left out;
+	 * read_dat() reports the count and the check the records not read.
+	 */
+	used = 0;
+	if (tracecmd_cpus(handle) <= MAX_CPUS) {
+		handles[used] = handle;
+		names[used++] = "";
+	}
 	for (i = 0; i < n; i++) {
 		struct tracecmd_input *h = tracecmd_buffer_instance_handle(handle, i);
 
 		/* a buffer that cannot be read delivers nothing: the check names it */
-		if (h) {
+		if (h && tracecmd_cpus(h) <= MAX_CPUS) {
 			names[used] = tracecmd_buffer_instance_name(handle, i);
 			handles[used++] = h;
+		} else if (h) {
+			tracecmd_close(h);
 		}
 	}
 	r->handles = handles;
 	r->names = names;
 	r->nhandles = used;
-	tracecmd_iterate_events_multi(handles, used, store_record, r);
-	for (i = 1; i < used; i++)
-		tracecmd_close(handles[i]);
+	if (used)
+		tracecmd_iterate_events_multi(handles, used, store_record, r);
+	for (i = 0; i < used; i++)
+		if (handles[i] != handle)
+			tracecmd_close(handles[i]);
 	r->handles = NULL;
 	r->nhandles = 0;
 	free(handles);
@@ -364,7 +380,12 @@ static int read_dat(struct vms_sink *sink, void *arg)
 	    record_decoder_formats(tracecmd_get_tep(handle), send_format, sink) ||
 	    (stats && vms_sink_message(sink, M_CPUSTATS, stats, strlen(stats) + 1)))
 		goto out;
-	for (i = 0; i < tracecmd_cpus(handle); i++)
+	if (tracecmd_cpus(handle) > MAX_CPUS) {
+		snprintf(what, sizeof(what), "the file states %d CPUs", tracecmd_cpus(handle));
+		if (send_damage(r, "", -1, 0, -1, what))
+			goto out;
+	}
+	for (i = 0; i < tracecmd_cpus(handle) && i < MAX_CPUS; i++)
 		want += tracecmd_get_cpu_file_size(handle, i);
 	/* version 7 files compress the CPU data: their sizes say nothing then */
 	if (tracecmd_get_in_file_version(handle) < 7 && !stat(r->file, &st) && want > st.st_size)

@@ -5,6 +5,8 @@
 set -u
 PKGS="gcc make pkg-config libtracefs-dev libtraceevent-dev libtracecmd-dev libsqlite3-dev
 zlib1g-dev libzstd-dev liblzma-dev sqlite3 gnuplot-nox trace-cmd gzip zstd xz-utils"
+# `install-deps.sh fuzz` (make fuzz): clang and libFuzzer too, only then
+[ "${1:-}" = fuzz ] && PKGS="$PKGS clang libfuzzer-$(clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p;q' | grep . || echo 14)-dev"
 
 missing=""
 for p in $PKGS; do

@@ -164,15 +164,19 @@ def main():
     ap.add_argument("--timeout", type=int, default=30)
     ap.add_argument("--mem-mb", type=int, default=2048, help="address-space limit of an import")
     ap.add_argument("--keep", help="copy the variants that lied, crashed or hung here")
+    ap.add_argument("--log", help="write one line per variant (name, class, events) here")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
     vmscope = os.path.abspath(args.vmscope)
     totals = dict.fromkeys(CLASSES, 0)
     tmp = tempfile.mkdtemp(prefix="vmscope-damage-")
+    log = open(args.log, "w") if args.log else None
     try:
         for f in args.files:
             d = open(f, "rb").read()
             db = os.path.join(tmp, "v.db")
+            if os.path.exists(db):
+                os.unlink(db)
             cls, want, detail = run_import(vmscope, f, db, args.timeout, args.mem_mb)
             if cls != "complete":
                 sys.exit("%s: the undamaged file does not import as complete: %s" % (f, detail))
@@ -189,6 +193,9 @@ def main():
                     cls = ("complete-all" if events == want else
                            "complete-missing" if events < want else "complete-extra")
                 counts[cls] += 1
+                if log:
+                    log.write("%s %s %s %s %s\n" % (os.path.basename(f), name, cls, events,
+                                                     detail))
                 if cls in BAD:
                     if args.verbose:
                         print("%s %s: %s (%s of %d events) %s" % (
@@ -204,6 +211,8 @@ def main():
                 totals[c] += counts[c]
     finally:
         shutil.rmtree(tmp)
+        if log:
+            log.close()
     if len(args.files) > 1:
         print("total: " + ", ".join("%s %d" % (c, totals[c]) for c in CLASSES))
     return 1 if any(totals[c] for c in BAD) else 0

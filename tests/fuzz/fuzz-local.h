@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fuzz-local.h - what the libFuzzer targets of tests/fuzz share: a scratch
+ * directory for the inputs that must be files (the importers and SQLite
+ * read paths, not buffers), made once per process.
+ */
+#ifndef VMS_FUZZ_LOCAL_H
+#define VMS_FUZZ_LOCAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The scratch directory, made on first use (in /dev/shm when there is one). */
+static inline const char *fuzz_dir(void)
+{
+	static char dir[256];
+
+	if (!dir[0]) {
+		const char *base = access("/dev/shm", W_OK) ? (getenv("TMPDIR") ? getenv("TMPDIR") :
+							       "/tmp") : "/dev/shm";
+
+		snprintf(dir, sizeof(dir), "%s/vmscope-fuzz-XXXXXX", base);
+		if (!mkdtemp(dir))
+			abort();
+	}
+	return dir;
+}
+
+/* @path (in fuzz_dir()) holding @size bytes of @data. Aborts on failure: the fuzzer's own fault. */
+static inline const char *fuzz_file(const char *name, const uint8_t *data, size_t size)
+{
+	static char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", fuzz_dir(), name);
+	f = fopen(path, "wb");
+	if (!f || (size && fwrite(data, 1, size, f) != size) || fclose(f))
+		abort();
+	return path;
+}
+
+#endif
