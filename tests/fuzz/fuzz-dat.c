@@ -16,16 +16,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct vms_import_options opt = { 0 };
-	struct vms_import_result res = { 0 };
-	char db[512];
-
-	snprintf(db, sizeof(db), "%s/dat.db", fuzz_dir());
-	opt.output = db;
-	opt.force = 1;
-	opt.quiet = 1;
-	vms_import(fuzz_file("trace.dat", data, size), &opt, &res);
-	vms_import_result_release(&res);
-	vms_remove_db_files(db);
+	fuzz_import("trace.dat", data, size);
 	return 0;
 }

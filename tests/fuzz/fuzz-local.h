@@ -42,4 +42,22 @@ static inline const char *fuzz_file(const char *name, const uint8_t *data, size_
 	return path;
 }
 
+#ifdef VMS_IMPORT_H
+/* Import @size bytes of @data as the file @name into a scratch database, then remove it. */
+static inline void fuzz_import(const char *name, const uint8_t *data, size_t size)
+{
+	struct vms_import_options opt = { 0 };
+	struct vms_import_result res = { 0 };
+	char db[512];
+
+	snprintf(db, sizeof(db), "%s/%s.db", fuzz_dir(), name);
+	opt.output = db;
+	opt.force = 1;
+	opt.quiet = 1;
+	vms_import(fuzz_file(name, data, size), &opt, &res);
+	vms_import_result_release(&res);
+	vms_remove_db_files(db);
+}
+#endif
+
 #endif
