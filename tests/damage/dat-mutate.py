@@ -127,7 +127,9 @@ def variants(d, regions, count, rng):
 
 def limits(mem_mb):
     def set_limits():
-        resource.setrlimit(resource.RLIMIT_AS, (mem_mb << 20, mem_mb << 20))
+        # AddressSanitizer maps terabytes of shadow: no address-space limit then
+        if mem_mb:
+            resource.setrlimit(resource.RLIMIT_AS, (mem_mb << 20, mem_mb << 20))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     return set_limits
 
@@ -168,6 +170,9 @@ def main():
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
     vmscope = os.path.abspath(args.vmscope)
+    with open(vmscope, "rb") as exe:
+        if b"__asan_init" in exe.read():
+            args.mem_mb = 0
     totals = dict.fromkeys(CLASSES, 0)
     tmp = tempfile.mkdtemp(prefix="vmscope-damage-")
     log = open(args.log, "w") if args.log else None
