@@ -45,6 +45,7 @@
 #define MAX_OPTION_SECTIONS 64
 #define MAX_CHUNK (64u << 20)		/* trace-cmd writes chunks of a few pages */
 #define MAX_DATA (1ll << 50)		/* bytes of one CPU's data, at most */
+#define MAX_DAMAGES 1000		/* reported one by one; the rest in one summary */
 #define COMMIT_MASK ((1u << 27) - 1)
 #define MISSED_STORED (1ull << 30)
 #define TS_BACK_NS 1000000000ull	/* a CPU's timestamps never go back this far */
@@ -70,6 +71,8 @@ struct checker {
 	struct dat_check *out;
 	struct damage *damages;
 	size_t ndamages, alloc;
+	unsigned long long more;	/* damaged places past MAX_DAMAGES */
+	long long more_bytes;		/* their page bytes lost */
 	/* the walk of one CPU */
 	size_t cpu;
 	unsigned int page_size;
@@ -114,6 +117,11 @@ static int add_damage(struct checker *c, long long offset, long long bytes, long
 	struct damage *d;
 	va_list ap;
 
+	if (c->ndamages == MAX_DAMAGES) {
+		c->more++;
+		c->more_bytes += bytes > 0 ? bytes : 0;
+		return 0;
+	}
 	if (c->ndamages == c->alloc) {
 		size_t n = c->alloc ? 2 * c->alloc : 16;
 		struct damage *p = realloc(c->damages, n * sizeof(*p));
@@ -547,6 +555,13 @@ int dat_check_file(const char *path, struct tep_handle *tep, struct dat_check *o
 		else if (ce && d->bytes >= 0 && c.all_bytes)
 			lost = (long long)((double)d->bytes * c.all_events / c.all_bytes + 0.5);
 		rc = damage(arg, ce ? ce->buffer : "", ce ? ce->cpu : -1, d->offset, lost, d->what);
+	}
+	if (!rc && c.more) {
+		char what[128];
+
+		snprintf(what, sizeof(what), "%llu more damaged places, with %lld bytes of "
+			 "sub-buffers", c.more, c.more_bytes);
+		rc = damage(arg, "", -1, 0, -1, what);
 	}
 out:
 	free(c.damages);
