@@ -23,6 +23,7 @@
  * and every shortfall becomes an import_error row naming the CPU, the file
  * offset and an estimate of the records lost, and the run is incomplete.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,7 +180,14 @@ static int store_record(struct tracecmd_input *handle, struct tep_record *rec, i
 	}
 	if ((r->records & 0x3ffff) == 0)
 		vms_progress_update(r->progress, rec->offset, 0, r->records);
-	rc = record_decoder_store(r->decoder, tracecmd_get_tep(handle), rec);
+	if (rec->ts > (unsigned long long)INT64_MAX) {
+		/* beyond what the database stores (signed): a damaged timestamp */
+		vms_error("record on cpu %d at %llu ns: timestamp beyond 2^63 ns", rec->cpu,
+			  (unsigned long long)rec->ts);
+		rc = 1;
+	} else {
+		rc = record_decoder_store(r->decoder, tracecmd_get_tep(handle), rec);
+	}
 	if (rc == 1) {
 		/* undecodable: the writer stores it in import_error and reports it */
 		struct vms_buf b = { 0 };

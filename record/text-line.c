@@ -60,7 +60,7 @@ static void skip_spaces(const char *s, size_t len, size_t *i)
 		(*i)++;
 }
 
-/* "<secs>[.<frac>]:" at s[*i]. Return: 0, -1 (not one), -2 (beyond 64 bits of ns: out->range). */
+/* "<secs>[.<frac>]:" at s[*i]. Return: 0, -1 (not one), -2 (beyond 2^63 ns: out->range). */
 static int read_timestamp(const char *s, size_t len, size_t *i, struct text_line *out)
 {
 	long long secs, frac = 0;
@@ -88,9 +88,9 @@ static int read_timestamp(const char *s, size_t len, size_t *i, struct text_line
 	if (*i >= len || s[*i] != ':')
 		return -1;
 	(*i)++;
-	/* UINT64_MAX ns is 18446744073.709551615 s */
-	if (!out->ts_raw && (secs > 18446744073LL ||
-			     (secs == 18446744073LL && frac > 709551615LL))) {
+	/* the database stores signed 64-bit ns: at most 9223372036.854775807 s */
+	if (!out->ts_raw && (secs > 9223372036LL ||
+			     (secs == 9223372036LL && frac > 854775807LL))) {
 		out->range = "timestamp out of range";
 		return -2;
 	}

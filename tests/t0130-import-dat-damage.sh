@@ -89,6 +89,15 @@ open(\"none0.dat\", \"wb\").write(d)" &&
 	sql none0.db "SELECT reason FROM import_error" | grep -q "CPU 1, file offset 196608; .*timestamp is 0"
 '
 
+test_expect_success SQLITE3 'timestamps beyond 2^63 ns: bad records, the good events kept in a database' '
+	# was: derive failed ("lies outside the run span"), no database at all
+	flip ts63.dat 33899 3 &&
+	incomplete ts63.dat ts63.db &&
+	sql ts63.db "SELECT reason FROM import_error" | grep -q "timestamp beyond 2^63 ns" &&
+	test "$(sql ts63.db "SELECT events FROM run")" -gt 200 &&
+	assert_eq "$(sql ts63.db "SELECT MAX(ts) > 0 FROM mm_vmscan_lru_isolate")" 1
+'
+
 test_expect_success SQLITE3 'a mutation run of 200 variants: none is complete with records missing' '
 	python3 "$SRC_DIR/tests/damage/dat-mutate.py" --vmscope "$SRC_DIR/vmscope" --count 200 \
 		--seed 130 "$DAT" >run.txt &&

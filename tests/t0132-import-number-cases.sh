@@ -40,6 +40,9 @@ test_expect_success SQLITE3 'the CPU column, the pid and the timestamp beyond th
 	rejected "             cat-12345678901234567890  [001] .....   798.128945: mm_vmscan_memcg_reclaim_end: nr_reclaimed=975" \
 		"pid out of range" &&
 	rejected "             cat-6656  [001] .....   18446744074.000000: mm_vmscan_memcg_reclaim_end: nr_reclaimed=975" \
+		"timestamp out of range" &&
+	# the database stores signed 64-bit ns: 9223372036.854775807 s at most
+	rejected "             cat-6656  [001] .....   9223372036.854775808: mm_vmscan_memcg_reclaim_end: nr_reclaimed=975" \
 		"timestamp out of range"
 '
 
