@@ -7,24 +7,46 @@
 #ifndef VMS_FUZZ_LOCAL_H
 #define VMS_FUZZ_LOCAL_H
 
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+static char fuzz_dir_path[256];
+
+/* At exit: the scratch directory's files (no subdirectories), then itself. */
+static inline void fuzz_dir_remove(void)
+{
+	DIR *d = opendir(fuzz_dir_path);
+	struct dirent *e;
+	char path[768];
+
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", fuzz_dir_path, e->d_name);
+		unlink(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(fuzz_dir_path);
+}
+
 /* The scratch directory, made on first use (in /dev/shm when there is one). */
 static inline const char *fuzz_dir(void)
 {
-	static char dir[256];
+	char *dir = fuzz_dir_path;
 
 	if (!dir[0]) {
 		const char *base = access("/dev/shm", W_OK) ? (getenv("TMPDIR") ? getenv("TMPDIR") :
 							       "/tmp") : "/dev/shm";
 
-		snprintf(dir, sizeof(dir), "%s/vmscope-fuzz-XXXXXX", base);
+		snprintf(dir, sizeof(fuzz_dir_path), "%s/vmscope-fuzz-XXXXXX", base);
 		if (!mkdtemp(dir))
 			abort();
+		atexit(fuzz_dir_remove);
 	}
 	return dir;
 }
