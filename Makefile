@@ -196,6 +196,7 @@ record/bpf/exact-inputs.skel.h: record/bpf/exact-inputs.bpf.o
 else ifeq ($(filter clean deps,$(MAKECMDGOALS)),)
 $(info vmscope: building without the BPF exact inputs (BPF=0, or clang, bpftool, libbpf-dev or /sys/kernel/btf/vmlinux missing; 'make deps' installs them): record will sample the decision inputs)
 endif
+LIB_OBJS += record/dat-check.o
 
 CMD_OBJS += main.o
 CMD_OBJS += cli/parse-options.o
@@ -358,3 +359,11 @@ clean:
 .PHONY: mutate man
 
 -include $(shell find . -name '*.d' 2>/dev/null)
+
+# libFuzzer targets under ASan and UBSan, built with clang in a scratch copy
+# of the tree, each run FUZZ_SECONDS (tests/fuzz/README.md); FUZZ="dat ..." runs a few.
+FUZZ_SECONDS ?= 60
+fuzz: all
+	@sh scripts/install-deps.sh fuzz
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ)
+.PHONY: fuzz

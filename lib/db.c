@@ -20,8 +20,27 @@
 #include "db-local.h"
 #include "schema-sql.h"
 
+/*
+ * A full file system is the one SQLite failure a user can fix at once, and
+ * SQLite words it vaguely ("database or disk is full", or a plain "disk I/O
+ * error"): say it, naming the file. Return: 1 (vms_error set) or 0.
+ */
+static int disk_full(sqlite3 *sql, const char *path)
+{
+	int code = sqlite3_errcode(sql);
+
+	if (code != SQLITE_FULL && !((code & 0xff) == SQLITE_IOERR &&
+				     sqlite3_system_errno(sql) == ENOSPC))
+		return 0;
+	vms_error("cannot write '%s': no space left on its file system (%s)", path,
+		  sqlite3_errmsg(sql));
+	return 1;
+}
+
 static int sql_error(struct vms_db *db, const char *what)
 {
+	if (disk_full(db->sql, db->path))
+		return -1;
 	return vms_error("%s: %s: %s", db->path, what, sqlite3_errmsg(db->sql));
 }
 
@@ -30,7 +49,8 @@ int vms_db_exec(struct vms_db *db, const char *sql)
 	char *msg = NULL;
 
 	if (sqlite3_exec(db->sql, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		vms_error("%s: %s", db->path, msg ? msg : sqlite3_errmsg(db->sql));
+		if (!disk_full(db->sql, db->path))
+			vms_error("%s: %s", db->path, msg ? msg : sqlite3_errmsg(db->sql));
 		sqlite3_free(msg);
 		return -1;
 	}
@@ -96,8 +116,9 @@ int db_apply_schema(sqlite3 *sql, const char *path, int at_finish)
 		if (schema_files[i].at_finish != at_finish)
 			continue;
 		if (sqlite3_exec(sql, schema_files[i].sql, NULL, NULL, &msg) != SQLITE_OK) {
-			vms_error("%s: %s (in schema file %s)", path, msg ? msg : sqlite3_errmsg(sql),
-				  schema_files[i].name);
+			if (!disk_full(sql, path))
+				vms_error("%s: %s (in schema file %s)", path,
+					  msg ? msg : sqlite3_errmsg(sql), schema_files[i].name);
 			sqlite3_free(msg);
 			return -1;
 		}
@@ -307,8 +328,9 @@ int vms_db_apply_schema_file(struct vms_db *db, const char *name)
 
 			if (sqlite3_exec(db->sql, schema_files[i].sql, NULL, NULL, &msg) == SQLITE_OK)
 				return 0;
-			vms_error("%s: %s (in schema file %s)", db->path,
-				  msg ? msg : sqlite3_errmsg(db->sql), name);
+			if (!disk_full(db->sql, db->path))
+				vms_error("%s: %s (in schema file %s)", db->path,
+					  msg ? msg : sqlite3_errmsg(db->sql), name);
 			sqlite3_free(msg);
 			return -1;
 		}

@@ -40,7 +40,15 @@ struct derive {
 /* One (tbl, event): rows per bucket. */
 struct agg {
 	char *tbl, *event;
-	long long *n, *lo, *hi;	/* per bucket: rows, min and max seq */
+	/*
+	 * The buckets that have rows, hashed by bucket number (open addressing,
+	 * n == 0: free): memory follows the rows, not the run's span, which one
+	 * outlier timestamp can make years long.
+	 */
+	struct agg_bucket {
+		long long b, n, lo, hi;	/* bucket, rows, min and max seq */
+	} *slot;
+	size_t size, used;
 };
 
 #define SUM_KEYS 5
@@ -74,7 +82,7 @@ long long dv_bucket_of(const struct derive *d, long long ts);
 struct agg *dv_agg_get(struct derive *d, const char *tbl, const char *event);
 int dv_agg_add(struct derive *d, struct agg *a, long long ts, long long seq);
 int dv_agg_write(struct derive *d);
-void dv_agg_reset(struct agg *a, long long nbuckets);
+void dv_agg_reset(struct agg *a);
 struct sum_entry *dv_sums_get(struct sums *s, const long long *key);
 void dv_sum_add(struct sum_entry *e, int i, long long v);
 void dv_bind_sum(sqlite3_stmt *st, int col, const struct sum_entry *e, int i);

@@ -428,7 +428,7 @@ int derive_slab(struct derive *d, int *resorted)
 		p.ntasks = p.size = p.sums.size = p.sums.used = 0;
 		p.rowid = 0;
 		p.nbatch = 0;
-		dv_agg_reset(p.rows, d->nbuckets);
+		dv_agg_reset(p.rows);
 		dv_episodes_free(d->eps);
 		if (!(d->eps = dv_episodes_new(d)) || slab_sorted(&p))
 			goto out;

@@ -142,74 +142,124 @@ struct agg *dv_agg_get(struct derive *d, const char *tbl, const char *event)
 		d->aagg = n;
 	}
 	a = &d->buckets[d->nagg];
+	memset(a, 0, sizeof(*a));
 	a->tbl = strdup(tbl);
 	a->event = strdup(event);
-	a->n = calloc(d->nbuckets, sizeof(long long));
-	a->lo = malloc(d->nbuckets * sizeof(long long));
-	a->hi = calloc(d->nbuckets, sizeof(long long));
-	if (!a->tbl || !a->event || !a->n || !a->lo || !a->hi) {
-		free(a->tbl), free(a->event), free(a->n), free(a->lo), free(a->hi);
+	if (!a->tbl || !a->event) {
+		free(a->tbl), free(a->event);
 		return NULL;
 	}
-	for (i = 0; i < d->nbuckets; i++)
-		a->lo[i] = LLONG_MAX;
 	d->nagg++;
 	return a;
+}
+
+static size_t bucket_hash(long long b, size_t size)
+{
+	return (size_t)(((unsigned long long)b * 0x9e3779b97f4a7c15ULL) >> 20) & (size - 1);
+}
+
+/* The slot of bucket @b, made when new. Return: NULL when out of memory. */
+static struct agg_bucket *agg_slot(struct agg *a, long long b)
+{
+	size_t i;
+
+	if (2 * (a->used + 1) > a->size) {
+		size_t n = a->size ? 2 * a->size : 256, j;
+		struct agg_bucket *slot = calloc(n, sizeof(*slot));
+
+		if (!slot)
+			return NULL;
+		for (j = 0; j < a->size; j++) {
+			if (!a->slot[j].n)
+				continue;
+			for (i = bucket_hash(a->slot[j].b, n); slot[i].n; i = (i + 1) & (n - 1))
+				;
+			slot[i] = a->slot[j];
+		}
+		free(a->slot);
+		a->slot = slot;
+		a->size = n;
+	}
+	for (i = bucket_hash(b, a->size); a->slot[i].n; i = (i + 1) & (a->size - 1))
+		if (a->slot[i].b == b)
+			return &a->slot[i];
+	a->used++;
+	a->slot[i].b = b;
+	a->slot[i].lo = LLONG_MAX;
+	a->slot[i].hi = 0;
+	return &a->slot[i];
 }
 
 /* Count one row. Return: 0, or -1 when @ts is outside the run. */
 int dv_agg_add(struct derive *d, struct agg *a, long long ts, long long seq)
 {
 	long long b = ts < d->origin ? -1 : dv_bucket_of(d, ts);
+	struct agg_bucket *k;
 
 	if (b < 0 || b >= d->nbuckets)
 		return vms_error("%s: derive: %s at ts %lld lies outside the run's span",
 				 vms_db_path(d->db), a->tbl, ts);
-	a->n[b]++;
-	if (seq < a->lo[b])
-		a->lo[b] = seq;
-	if (seq > a->hi[b])
-		a->hi[b] = seq;
+	if (!(k = agg_slot(a, b)))
+		return vms_error("out of memory");
+	k->n++;
+	if (seq < k->lo)
+		k->lo = seq;
+	if (seq > k->hi)
+		k->hi = seq;
 	return 0;
+}
+
+static int cmp_bucket(const void *x, const void *y)
+{
+	const struct agg_bucket *p = x, *q = y;
+
+	return p->b < q->b ? -1 : p->b > q->b;
 }
 
 int dv_agg_write(struct derive *d)
 {
 	sqlite3_stmt *st = dv_prep(d, "INSERT INTO event_bucket VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
-	long long b;
+	size_t j, n;
 	int i;
 
 	if (!st)
 		return -1;
-	for (i = 0; i < d->nagg; i++)
-		for (b = 0; b < d->nbuckets; b++) {
-			struct agg *a = &d->buckets[i];
+	for (i = 0; i < d->nagg; i++) {
+		struct agg *a = &d->buckets[i];
 
-			if (!a->n[b])
-				continue;
+		/* the used slots to the front, in bucket order */
+		for (j = n = 0; j < a->size; j++)
+			if (a->slot[j].n)
+				a->slot[n++] = a->slot[j];
+		a->used = n;
+		if (n)
+			qsort(a->slot, n, sizeof(*a->slot), cmp_bucket);
+		for (j = 0; j < n; j++) {
+			struct agg_bucket *k = &a->slot[j];
+
 			sqlite3_bind_text(st, 1, a->tbl, -1, SQLITE_STATIC);
 			sqlite3_bind_text(st, 2, a->event, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(st, 3, b);
-			sqlite3_bind_int64(st, 4, a->n[b]);
-			sqlite3_bind_int64(st, 5, a->lo[b]);
-			sqlite3_bind_int64(st, 6, a->hi[b]);
+			sqlite3_bind_int64(st, 3, k->b);
+			sqlite3_bind_int64(st, 4, k->n);
+			sqlite3_bind_int64(st, 5, k->lo);
+			sqlite3_bind_int64(st, 6, k->hi);
 			if (dv_step_reset(d, st, "event_bucket")) {
 				sqlite3_finalize(st);
 				return -1;
 			}
 		}
+		/* compacted, the hash is gone: start again empty */
+		dv_agg_reset(a);
+	}
 	sqlite3_finalize(st);
 	return 0;
 }
 
-void dv_agg_reset(struct agg *a, long long nbuckets)
+void dv_agg_reset(struct agg *a)
 {
-	long long b;
-
-	for (b = 0; b < nbuckets; b++) {
-		a->n[b] = a->hi[b] = 0;
-		a->lo[b] = LLONG_MAX;
-	}
+	if (a->slot)
+		memset(a->slot, 0, a->size * sizeof(*a->slot));
+	a->used = 0;
 }
 
 /* ---------------------------------------------------------------- sums per key */
@@ -404,7 +454,7 @@ int vms_derive(struct vms_db *db)
 out:
 	for (i = 0; i < d.nagg; i++) {
 		free(d.buckets[i].tbl), free(d.buckets[i].event);
-		free(d.buckets[i].n), free(d.buckets[i].lo), free(d.buckets[i].hi);
+		free(d.buckets[i].slot);
 	}
 	free(d.buckets);
 	dv_episodes_free(d.eps);

@@ -217,6 +217,8 @@ out:
 	close(in);
 	if (close(out) && !rc)
 		rc = vms_error("cannot write '%s': %s", to, strerror(errno));
+	if (rc)
+		unlink(to);	/* a full disk leaves no empty or partial figure */
 	return rc;
 }
 

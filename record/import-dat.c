@@ -14,7 +14,16 @@
  * and decodes every record into its sink, which sends the rows here. This
  * process alone writes the database. A fault ends the reader; every record
  * it completed before is stored and the run is marked incomplete.
+ *
+ * libtracecmd reads leniently (it skips a chunk that does not decompress,
+ * or a sub-buffer it cannot parse), so after it has read the file the
+ * reader walks the CPU data again by the layout the file states
+ * (dat-check.c) and compares, for each buffer and CPU, the records its
+ * pages hold with the records libtracecmd delivered. Every damaged place
+ * and every shortfall becomes an import_error row naming the CPU, the file
+ * offset and an estimate of the records lost, and the run is incomplete.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +37,7 @@
 #include "vms.h"
 #include "import.h"
 #include "decode.h"
+#include "dat-check.h"
 
 /* Exported by libtracecmd but declared only in its private header. */
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
@@ -38,6 +48,8 @@ int tracecmd_page_size(struct tracecmd_input *handle);
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 off64_t tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
 
+#define MAX_CPUS 65536		/* more in a file's CPU count is damage (Linux: 8192) */
+
 /* Messages from the reader (vms_sink_message()); strings are NUL-terminated. */
 enum dat_msg {
 	M_OPENED = 1,		/* libtracecmd opened the file */
@@ -47,6 +59,15 @@ enum dat_msg {
 	M_CPUSTATS,		/* the saved per-CPU statistics, as text */
 	M_BAD,			/* i64 offset, reason \0: a record that cannot be decoded */
 	M_DONE,			/* u64 records: every record was read */
+	M_DAMAGE,		/* i64 offset, i64 lost (-1 unknown), i32 cpu, buffer \0, what \0 */
+};
+
+/* The records libtracecmd delivered for one buffer (handle) and CPU. */
+struct delivered {
+	struct tracecmd_input *handle;
+	const char *buffer;		/* its name, "" for the top one; not freed */
+	int cpu;
+	uint64_t records;
 };
 
 /* The reader process's state. */
@@ -58,6 +79,12 @@ struct dat_reader {
 	struct vms_progress *progress;
 	int failed;			/* a sink or allocation failure: stop */
 	uint64_t records;
+	struct tracecmd_input **handles;	/* the buffers being read, [0] the top one */
+	const char **names;		/* their names */
+	int nhandles;
+	struct delivered *delivered;	/* per buffer and CPU seen */
+	size_t ndelivered, delivered_alloc;
+	size_t last;			/* index of the last one counted */
 };
 
 /* This process's state. */
@@ -68,6 +95,8 @@ struct dat_writer {
 	unsigned long long bad;		/* records that could not be decoded */
 	int opened, done;		/* M_OPENED, M_DONE seen */
 	uint64_t records;		/* of M_DONE */
+	unsigned long long damaged;	/* damaged places (M_DAMAGE) */
+	long long lost;			/* their estimated records lost, -1 if none known */
 };
 
 /* The argument of both sides of vms_sink_run_reader(). */
@@ -100,15 +129,65 @@ static int send_run_text(struct vms_sink *sink, const char *column, const char *
 	return rc;
 }
 
+/* Count a record of @handle's @cpu. Return: 0 or -1 (out of memory). */
+static int count_delivered(struct dat_reader *r, struct tracecmd_input *handle, int cpu)
+{
+	struct delivered *d = r->ndelivered ? &r->delivered[r->last] : NULL;
+	size_t i;
+
+	if (d && d->handle == handle && d->cpu == cpu) {
+		d->records++;
+		return 0;
+	}
+	for (i = 0; i < r->ndelivered; i++) {
+		d = &r->delivered[i];
+		if (d->handle == handle && d->cpu == cpu) {
+			r->last = i;
+			d->records++;
+			return 0;
+		}
+	}
+	if (r->ndelivered == r->delivered_alloc) {
+		size_t n = r->delivered_alloc ? 2 * r->delivered_alloc : 16;
+
+		d = realloc(r->delivered, n * sizeof(*d));
+		if (!d)
+			return vms_error("out of memory");
+		r->delivered = d;
+		r->delivered_alloc = n;
+	}
+	d = &r->delivered[r->ndelivered];
+	d->handle = handle;
+	d->buffer = "";
+	for (int k = 0; k < r->nhandles; k++)
+		if (r->handles[k] == handle)
+			d->buffer = r->names[k];
+	d->cpu = cpu;
+	d->records = 1;
+	r->last = r->ndelivered++;
+	return 0;
+}
+
 static int store_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *p)
 {
 	struct dat_reader *r = p;
 	int rc;
 
 	r->records++;
+	if (count_delivered(r, handle, rec->cpu)) {
+		r->failed = 1;
+		return -1;
+	}
 	if ((r->records & 0x3ffff) == 0)
 		vms_progress_update(r->progress, rec->offset, 0, r->records);
-	rc = record_decoder_store(r->decoder, tracecmd_get_tep(handle), rec);
+	if (rec->ts > (unsigned long long)INT64_MAX) {
+		/* beyond what the database stores (signed): a damaged timestamp */
+		vms_error("record on cpu %d at %llu ns: timestamp beyond 2^63 ns", rec->cpu,
+			  (unsigned long long)rec->ts);
+		rc = 1;
+	} else {
+		rc = record_decoder_store(r->decoder, tracecmd_get_tep(handle), rec);
+	}
 	if (rc == 1) {
 		/* undecodable: the writer stores it in import_error and reports it */
 		struct vms_buf b = { 0 };
@@ -133,7 +212,9 @@ static int store_run_info(struct tracecmd_input *handle, struct vms_sink *sink)
 	int rc = 0;
 
 	rc |= send_run_int(sink, "ts_resolution_ns", 1);
-	rc |= send_run_int(sink, "cpus", tracecmd_cpus(handle));
+	/* a damaged count is reported by read_dat() */
+	if (tracecmd_cpus(handle) <= MAX_CPUS)
+		rc |= send_run_int(sink, "cpus", tracecmd_cpus(handle));
 	rc |= send_run_int(sink, "page_size", tracecmd_page_size(handle));
 	if (uname) {
 		/* "Linux host 6.18.44-fc-v782 #1 SMP ..." -> third word is the release */
@@ -181,29 +262,104 @@ static int send_format(void *sink, const char *system, const char *name, int id,
  * Read the top buffer and every instance buffer (trace-cmd record -B), merged
  * in timestamp order by libtracecmd.
  */
-static void iterate_all_buffers(struct tracecmd_input *handle, struct dat_reader *r)
+static int iterate_all_buffers(struct tracecmd_input *handle, struct dat_reader *r)
 {
-	int n = tracecmd_buffer_instances(handle), i, used = 1;
+	int n = tracecmd_buffer_instances(handle), i, used;
 	struct tracecmd_input **handles = calloc(n + 1, sizeof(*handles));
+	const char **names = calloc(n + 1, sizeof(*names));
 
-	if (!handles) {
-		tracecmd_iterate_events(handle, NULL, 0, store_record, r);
-		return;
+	if (!handles || !names) {
+		free(handles);
+		free(names);
+		return vms_error("out of memory");
 	}
-	handles[0] = handle;
+	/*
+	 * libtracecmd scans every CPU of every buffer for each record: a damaged
+	 * CPU count (millions) would take hours. Such a buffer is left out;
+	 * read_dat() reports the count and the check the records not read.
+	 */
+	used = 0;
+	if (tracecmd_cpus(handle) <= MAX_CPUS) {
+		handles[used] = handle;
+		names[used++] = "";
+	}
 	for (i = 0; i < n; i++) {
 		struct tracecmd_input *h = tracecmd_buffer_instance_handle(handle, i);
 
-		if (h)
+		/* a buffer that cannot be read delivers nothing: the check names it */
+		if (h && tracecmd_cpus(h) <= MAX_CPUS) {
+			names[used] = tracecmd_buffer_instance_name(handle, i);
 			handles[used++] = h;
-		else
-			vms_warning("'%s': cannot read buffer '%s'", r->opt->display_path,
-				    tracecmd_buffer_instance_name(handle, i));
+		} else if (h) {
+			tracecmd_close(h);
+		}
 	}
-	tracecmd_iterate_events_multi(handles, used, store_record, r);
-	for (i = 1; i < used; i++)
-		tracecmd_close(handles[i]);
+	r->handles = handles;
+	r->names = names;
+	r->nhandles = used;
+	if (used)
+		tracecmd_iterate_events_multi(handles, used, store_record, r);
+	for (i = 0; i < used; i++)
+		if (handles[i] != handle)
+			tracecmd_close(handles[i]);
+	r->handles = NULL;
+	r->nhandles = 0;
 	free(handles);
+	free(names);
+	return 0;
+}
+
+static int send_damage(void *p, const char *buffer, int cpu, long long offset, long long lost,
+		       const char *what)
+{
+	struct dat_reader *r = p;
+	struct vms_buf b = { 0 };
+	int rc;
+
+	if (vms_buf_add(&b, (const char *)&offset, sizeof(offset)) ||
+	    vms_buf_add(&b, (const char *)&lost, sizeof(lost)) ||
+	    vms_buf_add(&b, (const char *)&cpu, sizeof(cpu)) ||
+	    vms_buf_add(&b, buffer, strlen(buffer) + 1) || vms_buf_add(&b, what, strlen(what) + 1))
+		rc = vms_error("out of memory");
+	else
+		rc = vms_sink_message(r->sink, M_DAMAGE, b.buf, b.len);
+	vms_buf_release(&b);
+	return rc;
+}
+
+/*
+ * Walk the CPU data by the file's layout and compare each buffer's and
+ * CPU's records with those libtracecmd delivered. Return: 0 or -1.
+ */
+static int check_layout(struct tracecmd_input *handle, struct dat_reader *r)
+{
+	struct dat_check chk;
+	int rc;
+
+	rc = dat_check_file(r->file, tracecmd_get_tep(handle), &chk, send_damage, r);
+	if (rc) {
+		dat_check_release(&chk);
+		return rc < 0 ? -1 : 0;
+	}
+	for (size_t i = 0; !rc && i < chk.ncpus; i++) {
+		struct dat_cpu_events *ce = &chk.cpus[i];
+		uint64_t got = 0;
+		char what[256];
+
+		for (size_t k = 0; k < r->ndelivered; k++)
+			if (r->delivered[k].cpu == ce->cpu &&
+			    !strcmp(r->delivered[k].buffer, ce->buffer))
+				got += r->delivered[k].records;
+		if (got >= ce->events)
+			continue;
+		snprintf(what, sizeof(what), "libtracecmd read %llu of the %llu records that the "
+			 "CPU's sub-buffers hold", (unsigned long long)got,
+			 (unsigned long long)ce->events);
+		rc = send_damage(r, ce->buffer, ce->cpu, ce->offset,
+				 (long long)(ce->events - got), what);
+	}
+	dat_check_release(&chk);
+	return rc;
 }
 
 /* The reader process: everything libtracecmd does happens here. */
@@ -232,7 +388,12 @@ static int read_dat(struct vms_sink *sink, void *arg)
 	    record_decoder_formats(tracecmd_get_tep(handle), send_format, sink) ||
 	    (stats && vms_sink_message(sink, M_CPUSTATS, stats, strlen(stats) + 1)))
 		goto out;
-	for (i = 0; i < tracecmd_cpus(handle); i++)
+	if (tracecmd_cpus(handle) > MAX_CPUS) {
+		snprintf(what, sizeof(what), "the file states %d CPUs", tracecmd_cpus(handle));
+		if (send_damage(r, "", -1, 0, -1, what))
+			goto out;
+	}
+	for (i = 0; i < tracecmd_cpus(handle) && i < MAX_CPUS; i++)
 		want += tracecmd_get_cpu_file_size(handle, i);
 	/* version 7 files compress the CPU data: their sizes say nothing then */
 	if (tracecmd_get_in_file_version(handle) < 7 && !stat(r->file, &st) && want > st.st_size)
@@ -241,11 +402,13 @@ static int read_dat(struct vms_sink *sink, void *arg)
 			    (long long)st.st_size, want);
 	snprintf(what, sizeof(what), "importing %s", r->opt->display_path);
 	r->progress = r->opt->user->quiet ? NULL : vms_progress_new(what);
-	iterate_all_buffers(handle, r);
+	if (iterate_all_buffers(handle, r))
+		goto out;
 	vms_progress_done(r->progress);
-	if (!r->failed)
+	if (!r->failed && !check_layout(handle, r))
 		rc = vms_sink_message(sink, M_DONE, &r->records, sizeof(r->records));
 out:
+	free(r->delivered);
 	record_decoder_free(r->decoder);
 	tracecmd_close(handle);
 	return rc;
@@ -319,6 +482,42 @@ static int split_strings(const char *data, size_t len, int n, const char **out, 
 	return 0;
 }
 
+/*
+ * An M_DAMAGE message: an import_error row naming the buffer, CPU and
+ * offset, and the estimated loss in lost_events. Return: 0, 1 (malformed)
+ * or -1.
+ */
+static int store_damage(struct dat_writer *w, const char *data, size_t len)
+{
+	long long offset, lost;
+	const char *s[2], *rest;
+	char reason[600], est[64];
+	int cpu;
+
+	if (len < 2 * sizeof(long long) + sizeof(int) ||
+	    split_strings(data + 20, len - 20, 2, s, &rest))
+		return 1;
+	memcpy(&offset, data, sizeof(offset));
+	memcpy(&lost, data + 8, sizeof(lost));
+	memcpy(&cpu, data + 16, sizeof(cpu));
+	if (lost > 0)
+		snprintf(est, sizeof(est), "about %lld records lost", lost);
+	else
+		snprintf(est, sizeof(est), lost ? "records lost: unknown" : "no records lost");
+	if (cpu >= 0)
+		snprintf(reason, sizeof(reason), "damaged CPU data (buffer '%s', CPU %d, file "
+			 "offset %lld; %s): %s", s[0], cpu, offset, est, s[1]);
+	else
+		snprintf(reason, sizeof(reason), "damaged layout (file offset %lld): %s", offset,
+			 s[1]);
+	w->damaged++;
+	if (lost > 0)
+		w->lost = (w->lost > 0 ? w->lost : 0) + lost;
+	if (lost && vms_sink_lost(w->sink, cpu, 0, lost, "damage"))
+		return -1;
+	return vms_sink_import_error(w->sink, -1, offset, reason, NULL, 0);
+}
+
 /* This process: a message of the reader. Return: 0 or -1. */
 static int on_message(void *arg, int type, const void *data, size_t len)
 {
@@ -359,6 +558,10 @@ static int on_message(void *arg, int type, const void *data, size_t len)
 		w->bad++;
 		import_report_bad(w->opt, w->bad, 0, s[0]);
 		return vms_sink_import_error(w->sink, -1, v, s[0], NULL, 0);
+	case M_DAMAGE:
+		if ((id = store_damage(w, data, len)) <= 0)
+			return id;
+		break;
 	case M_DONE:
 		if (len != sizeof(w->records))
 			break;
@@ -394,6 +597,14 @@ int import_dat(const char *file, struct vms_db *db, struct vms_sink *sink,
 			 (unsigned long long)(vms_sink_events(sink) + w->bad));
 	} else if (!w->done) {
 		return vms_error("'%s': the .dat reader process ended early", opt->display_path);
+	} else if (w->damaged) {
+		char lost[64] = "";
+
+		if (w->lost > 0)
+			snprintf(lost, sizeof(lost), ", about %lld records lost", w->lost);
+		snprintf(buf, sizeof(buf), "%s: the CPU data is damaged in %llu places%s (all are "
+			 "in table import_error); the records that could be read are kept",
+			 opt->display_path, w->damaged, lost);
 	} else if (w->bad) {
 		snprintf(buf, sizeof(buf), "%s: %llu records could not be decoded (all are in table "
 			 "import_error)", opt->display_path, w->bad);

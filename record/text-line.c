@@ -12,6 +12,7 @@
  * column, not split from the left.
  */
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 
 #include "text.h"
@@ -26,15 +27,31 @@ static int is_space(char c)
 	return c == ' ' || c == '\t';
 }
 
-/* Parse digits at s[*i]; Return: 0 and the value, -1 if no digit. */
-static int read_uint(const char *s, size_t len, size_t *i, long long *v)
+/*
+ * Parse the digits at s[*i] (all of them). Return: 0 and the value, -1 if
+ * there is no digit, 1 if the number is beyond @max (the value is then
+ * meaningless): numbers never wrap.
+ */
+static int read_num(const char *s, size_t len, size_t *i, long long max, long long *v)
 {
 	size_t start = *i;
+	int over = 0;
 
 	*v = 0;
-	while (*i < len && is_digit(s[*i]) && *i - start < 19)
-		*v = *v * 10 + (s[(*i)++] - '0');
-	return *i > start ? 0 : -1;
+	while (*i < len && is_digit(s[*i])) {
+		int d = s[(*i)++] - '0';
+
+		if (over || *v > (max - d) / 10)
+			over = 1;
+		else
+			*v = *v * 10 + d;
+	}
+	return *i > start ? over : -1;
+}
+
+static int read_uint(const char *s, size_t len, size_t *i, long long *v)
+{
+	return read_num(s, len, i, LLONG_MAX, v);
 }
 
 static void skip_spaces(const char *s, size_t len, size_t *i)
@@ -43,14 +60,19 @@ static void skip_spaces(const char *s, size_t len, size_t *i)
 		(*i)++;
 }
 
-/* "<secs>[.<frac>]:" at s[*i]. */
+/* "<secs>[.<frac>]:" at s[*i]. Return: 0, -1 (not one), -2 (beyond 2^63 ns: out->range). */
 static int read_timestamp(const char *s, size_t len, size_t *i, struct text_line *out)
 {
 	long long secs, frac = 0;
 	size_t fstart;
+	int rc;
 
-	if (read_uint(s, len, i, &secs))
+	if ((rc = read_uint(s, len, i, &secs)) < 0)
 		return -1;
+	if (rc) {
+		out->range = "timestamp out of range";
+		return -2;
+	}
 	out->ts_raw = 1;
 	out->ts_digits = 0;
 	if (*i < len && s[*i] == '.') {
@@ -66,15 +88,25 @@ static int read_timestamp(const char *s, size_t len, size_t *i, struct text_line
 	if (*i >= len || s[*i] != ':')
 		return -1;
 	(*i)++;
+	/* the database stores signed 64-bit ns: at most 9223372036.854775807 s */
+	if (!out->ts_raw && (secs > 9223372036LL ||
+			     (secs == 9223372036LL && frac > 854775807LL))) {
+		out->range = "timestamp out of range";
+		return -2;
+	}
 	out->ts = out->ts_raw ? (uint64_t)secs : (uint64_t)secs * 1000000000ULL + frac;
 	return 0;
 }
 
-/* Does s[0..end) end with "-<pid>" (optionally followed by " (<tgid>)")? Fills comm/pid/tgid. */
+/*
+ * Does s[0..end) end with "-<pid>" (optionally followed by " (<tgid>)")?
+ * Fills comm/pid/tgid. Return: 0, -1 (no), -2 (a pid beyond int: out->range).
+ */
 static int split_task(const char *s, size_t end, struct text_line *out)
 {
 	size_t j = end, digits_end;
 	long long v;
+	int rc;
 
 	while (j > 0 && is_space(s[j - 1]))
 		j--;
@@ -92,7 +124,9 @@ static int split_task(const char *s, size_t end, struct text_line *out)
 			skip_spaces(s, close, &k);
 			if (k < close && s[k] == '-')
 				out->tgid = -1;	/* "(-------)": tgid unknown */
-			else if (!read_uint(s, close, &k, &v))
+			else if ((rc = read_num(s, close, &k, INT_MAX, &v)) == 1)
+				return out->range = "tgid out of range", -2;
+			else if (!rc)
 				out->tgid = (int)v;
 		}
 		j = open;
@@ -107,7 +141,8 @@ static int split_task(const char *s, size_t end, struct text_line *out)
 	{
 		size_t k = j;
 
-		read_uint(s, digits_end, &k, &v);
+		if (read_num(s, digits_end, &k, INT_MAX, &v))
+			return out->range = "pid out of range", -2;
 		out->pid = (int)v;
 	}
 	j--;	/* the '-' */
@@ -150,24 +185,36 @@ static int read_event(const char *s, size_t len, size_t i, struct text_line *out
 	return 0;
 }
 
+/*
+ * "CPU:%d [LOST %lu EVENTS]", "CPU:%d [%lld EVENTS DROPPED]", "CPU:%d [EVENTS DROPPED]".
+ * Return: 0, -1 (not one), -2 (one with a CPU or count out of range or not
+ * decimal: out->range says which).
+ */
 static int parse_lost(const char *s, size_t len, struct text_line *out)
 {
 	size_t i = 4;
 	long long cpu, n;
+	int rc;
 
-	/* "CPU:%d [LOST %lu EVENTS]", "CPU:%d [%lld EVENTS DROPPED]", "CPU:%d [EVENTS DROPPED]" */
-	if (len < 8 || memcmp(s, "CPU:", 4) || read_uint(s, len, &i, &cpu))
+	if (len < 8 || memcmp(s, "CPU:", 4) || (rc = read_num(s, len, &i, INT_MAX, &cpu)) < 0)
 		return -1;
 	out->cpu = (int)cpu;
 	out->lost = -1;
-	if (i + 2 > len || s[i] != ' ' || s[i + 1] != '[')
+	if (i + 2 > len || s[i] != ' ' || s[i + 1] != '[' || !memmem(s, len, "EVENTS", 6))
 		return -1;
+	if (rc)
+		return out->range = "CPU number out of range", -2;
 	i += 2;
 	if (len - i >= 5 && !memcmp(s + i, "LOST ", 5))
 		i += 5;
-	if (!read_uint(s, len, &i, &n))
+	rc = read_uint(s, len, &i, &n);
+	if (rc > 0)
+		return out->range = "lost event count out of range", -2;
+	if (!rc && (i >= len || s[i] != ' '))
+		return out->range = "lost event count is not a decimal number", -2;
+	if (!rc)
 		out->lost = n;
-	return memmem(s, len, "EVENTS", 6) ? 0 : -1;
+	return 0;
 }
 
 /* trace-cmd report's "version = <n>" (a task line may also start with "version") */
@@ -185,20 +232,25 @@ static int is_version_header(const char *s, size_t len)
 	return !read_uint(s, len, &i, &v) && i == len;
 }
 
-static void parse_comment(const char *s, size_t len, struct text_line *out)
+/* Return: 0, or -1 with out->range (an entries line whose numbers are out of range). */
+static int parse_comment(const char *s, size_t len, struct text_line *out)
 {
 	static const char key[] = "# entries-in-buffer/entries-written:";
 	long long in_buf, written;
 	size_t i = sizeof(key) - 1;
+	int a, b = 0;
 
 	out->entries_lost = -1;
 	if (len < i || memcmp(s, key, i))
-		return;
+		return 0;
 	skip_spaces(s, len, &i);
-	if (read_uint(s, len, &i, &in_buf) || i >= len || s[i++] != '/' ||
-	    read_uint(s, len, &i, &written))
-		return;
+	if ((a = read_uint(s, len, &i, &in_buf)) < 0 || i >= len || s[i++] != '/' ||
+	    (b = read_uint(s, len, &i, &written)) < 0)
+		return 0;
+	if (a || b)
+		return out->range = "entries-in-buffer/entries-written count out of range", -1;
 	out->entries_lost = written > in_buf ? written - in_buf : 0;
+	return 0;
 }
 
 enum text_line_kind text_line_parse(const char *s, size_t len, struct text_line *out,
@@ -217,8 +269,10 @@ enum text_line_kind text_line_parse(const char *s, size_t len, struct text_line 
 	if (lead == len)
 		return TL_BLANK;
 	if (s[lead] == '#') {
-		parse_comment(s + lead, len - lead, out);
-		return TL_COMMENT;
+		if (!parse_comment(s + lead, len - lead, out))
+			return TL_COMMENT;
+		*why = out->range;
+		return TL_BAD;
 	}
 	if (len - lead > 5 && !memcmp(s + lead, "cpus=", 5)) {
 		long long n;
@@ -232,8 +286,14 @@ enum text_line_kind text_line_parse(const char *s, size_t len, struct text_line 
 	    (len - lead > 4 && !memcmp(s + lead, "CPU ", 4) && memmem(s, len, "is empty", 8)))
 		return TL_HEADER;
 	if (len - lead > 4 && !memcmp(s + lead, "CPU:", 4)) {
-		if (!parse_lost(s + lead, len - lead, out))
+		int rc = parse_lost(s + lead, len - lead, out);
+
+		if (!rc)
 			return TL_LOST;
+		if (rc == -2) {
+			*why = out->range;
+			return TL_BAD;
+		}
 	}
 
 	/*
@@ -244,27 +304,38 @@ enum text_line_kind text_line_parse(const char *s, size_t len, struct text_line 
 	for (i = lead; i < len; i++) {
 		size_t k = i + 1;
 		long long cpu;
+		int over, rc;
 
-		if (s[i] != '[' || read_uint(s, len, &k, &cpu) || k >= len || s[k] != ']')
+		if (s[i] != '[' || (over = read_num(s, len, &k, INT_MAX, &cpu)) < 0 || k >= len ||
+		    s[k] != ']')
 			continue;
-		if (split_task(s, i, out))
+		if ((rc = split_task(s, i, out)) == -2) {
+			bad = out->range;
+			break;
+		}
+		if (rc)
 			continue;
+		if (over) {
+			bad = "CPU number out of range";
+			break;
+		}
 		out->cpu = (int)cpu;
 		k++;
 		skip_spaces(s, len, &k);
 		{
 			size_t t = k;
 
-			if (read_timestamp(s, len, &t, out)) {
+			if ((rc = read_timestamp(s, len, &t, out)) == -1) {
 				/* latency flags, then the timestamp */
 				while (k < len && !is_space(s[k]))
 					k++;
 				skip_spaces(s, len, &k);
 				t = k;
-				if (read_timestamp(s, len, &t, out)) {
-					bad = "no timestamp after the CPU column";
-					break;
-				}
+				rc = read_timestamp(s, len, &t, out);
+			}
+			if (rc) {
+				bad = rc == -2 ? out->range : "no timestamp after the CPU column";
+				break;
 			}
 			if (read_event(s, len, t, out)) {
 				bad = "no 'event:' after the timestamp";
@@ -285,7 +356,7 @@ enum text_line_kind text_line_parse(const char *s, size_t len, struct text_line 
 			continue;
 		k = i;
 		skip_spaces(s, len, &k);
-		if (read_uint(s, len, &k, &cpu))
+		if (read_num(s, len, &k, INT_MAX, &cpu))
 			continue;
 		out->cpu = (int)cpu;
 		while (k < len && !is_space(s[k]))

@@ -37,6 +37,7 @@ struct text_line {
 	long long lost;		/* TL_LOST: events lost, -1 when not said */
 	long long header_cpus;	/* TL_HEADER: value of cpus=, else -1 */
 	long long entries_lost;	/* TL_COMMENT: written - in buffer, from "# entries-in-buffer/...", else -1 */
+	const char *range;	/* what was out of range (static string), for *why */
 };
 
 /**

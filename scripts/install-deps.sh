@@ -7,6 +7,8 @@ PKGS="gcc make pkg-config libtracefs-dev libtraceevent-dev libtracecmd-dev libsq
 zlib1g-dev libzstd-dev liblzma-dev sqlite3 gnuplot-nox trace-cmd gzip zstd xz-utils
 go-md2man man-db"
 PKGS="$PKGS clang libbpf-dev bpftool"	# the BPF exact inputs of record (optional at build time)
+# `install-deps.sh fuzz` (make fuzz): clang and libFuzzer too, only then
+[ "${1:-}" = fuzz ] && PKGS="$PKGS clang libfuzzer-$(clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p;q' | grep . || echo 14)-dev"
 
 missing=""
 for p in $PKGS; do
