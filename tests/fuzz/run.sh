@@ -16,7 +16,7 @@ set -eu
 src=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=${1:-60}
 shift || true
-targets=${*:-"text-line text-trace dat dat-check db-open"}
+targets=${*:-"text-line text-trace dat dat-check db-open counters"}
 dir=${FUZZ_DIR:-/tmp/vmscope-fuzz-$(id -u)}
 CC=${FUZZ_CC:-clang}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
@@ -65,6 +65,7 @@ for t in $targets; do
 	text-trace) seed "$t" "$src"/tests/fixtures/text/*.txt ;;
 	dat|dat-check) seed "$t" "$src/tests/fixtures/dat/small.dat" \
 		"$src/tests/fuzz/seeds/"*.dat ;;
+	counters) seed "$t" "$src"/tests/fixtures/counters/*[!h] ;;
 	db-open)
 		mkdir -p "$dir/corpus/$t"
 		if [ ! -f "$dir/corpus/$t/seed-small.db" ]; then
@@ -86,7 +87,7 @@ for t in $targets; do
 	case $t in
 	dat|dat-check) max_len=65536 ;;
 	db-open) max_len=1048576 ;;
-	text-trace) max_len=16384 ;;
+	text-trace|counters) max_len=16384 ;;
 	esac
 	rc=0
 	# -malloc_limit_mb: a huge allocation in the .dat reader process (libtracecmd) is not ours
