@@ -141,7 +141,7 @@ static int knob_index(const char *name, size_t len)
 static int parse_knob(const char *spec, int *knob, long long *value)
 {
 	const char *eq = strchr(spec, '=');
-	long long v, mult = 1;
+	long long v;
 	char *end;
 
 	*knob = knob_index(spec, eq - spec);
@@ -149,20 +149,18 @@ static int parse_knob(const char *spec, int *knob, long long *value)
 		return vms_error("no knob '%.*s' (vm.swappiness, memcg.swappiness, memcg.limit, "
 				 "vm.watermark_scale_factor, vm.watermark_boost_factor, "
 				 "vm.vfs_cache_pressure, vm.min_free_kbytes)", (int)(eq - spec), spec);
-	errno = 0;
-	v = strtoll(eq + 1, &end, 10);
-	if (*knob == K_MEMCG_LIMIT && *end && !end[1]) {
-		switch (*end) {
-		case 'k': case 'K': mult = 1LL << 10; end++; break;
-		case 'm': case 'M': mult = 1LL << 20; end++; break;
-		case 'g': case 'G': mult = 1LL << 30; end++; break;
-		}
+	if (*knob == K_MEMCG_LIMIT) {
+		if (vms_parse_size(eq + 1, &v))
+			return vms_error("'%s' takes a whole number of bytes (K, M, G, T suffixes; up "
+					 "to 2^62), not '%s'", whatif_knob_names[*knob], eq + 1);
+		v /= 4096;
+	} else {
+		errno = 0;
+		v = strtoll(eq + 1, &end, 10);
+		if (errno || end == eq + 1 || *end || v < 0)
+			return vms_error("'%s' takes a whole number, not '%s'", whatif_knob_names[*knob],
+					 eq + 1);
 	}
-	if (errno || end == eq + 1 || *end || v < 0)
-		return vms_error("'%s' takes a whole number%s, not '%s'", whatif_knob_names[*knob],
-				 *knob == K_MEMCG_LIMIT ? " of bytes (K, M, G suffixes)" : "", eq + 1);
-	if (*knob == K_MEMCG_LIMIT)
-		v = v * mult / 4096;
 	if ((*knob == K_VM_SWAPPINESS || *knob == K_MEMCG_SWAPPINESS) && v > 200)
 		return vms_error("'%s' takes 0..200, not %lld", whatif_knob_names[*knob], v);
 	*value = v;
