@@ -285,6 +285,20 @@ enum text_line_kind text_line_parse(const char *s, size_t len, struct text_line 
 	if (is_version_header(s + lead, len - lead) ||
 	    (len - lead > 4 && !memcmp(s + lead, "CPU ", 4) && memmem(s, len, "is empty", 8)))
 		return TL_HEADER;
+	{
+		/* trace-cmd report of a buffer instance: "NAME: CPU:1 [LOST 5 EVENTS]" */
+		size_t k = lead;
+
+		while (k < len && !is_space(s[k]))
+			k++;
+		if (k > lead + 1 && s[k - 1] == ':' && len - k > 5 && memcmp(s + lead, "CPU:", 4)) {
+			skip_spaces(s, len, &k);
+			if (len - k > 4 && !memcmp(s + k, "CPU:", 4))
+				lead = k;
+			else if (len - k > 4 && !memcmp(s + k, "CPU ", 4) && memmem(s, len, "is empty", 8))
+				return TL_HEADER;
+		}
+	}
 	if (len - lead > 4 && !memcmp(s + lead, "CPU:", 4)) {
 		int rc = parse_lost(s + lead, len - lead, out);
 

@@ -303,4 +303,17 @@ test_expect_success SQLITE3 '6.18 counter clock: bare integers stored as they ar
 	q kcnt.db "SELECT ts FROM mm_vmscan_kswapd_sleep" 1234571
 '
 
+test_expect_success SQLITE3 'trace-cmd report of a buffer instance: its LOST and empty-CPU lines carry the instance name too' '
+	{
+		echo "cpus=2"
+		echo "inst-1: CPU 0 is empty"
+		echo "inst-1: CPU:1 [LOST 5 EVENTS]"
+		echo "inst-1:              cat-6656  [001]   798.000001: mm_vmscan_memcg_reclaim_end: nr_reclaimed=3"
+	} > inst.txt &&
+	vmscope import -q inst.txt -o inst.db &&
+	q inst.db "SELECT status FROM run" complete &&
+	q inst.db "SELECT cpu, count, source FROM lost_events" "1|5|text" &&
+	q inst.db "SELECT COUNT(*) FROM import_error" 0
+'
+
 test_done
