@@ -2,7 +2,8 @@
 /*
  * kernel-logic.c - the reclaim decisions of the recording's kernel (6.18,
  * classic two-list LRU), written as pure functions of a decision record's
- * inputs, after ../shared/research/vmscan-kernel.md §2.2-2.4. The baseline
+ * inputs, after mm/vmscan.c of Linux 6.18 (get_scan_count(), shrink_list(),
+ * inactive_is_low(), shrink_node(), balance_pgdat()). The baseline
  * policy and the 6.x variants are built from these pieces (the 4.12-5.4
  * logic is kernel-logic-4.c). Functions and line numbers are those of the
  * 6.18.2 mm/vmscan.c.
