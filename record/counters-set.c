@@ -138,9 +138,9 @@ int cset_parse_seconds(const char *s, size_t len, long long *ns)
 	size_t i = 0, digits = 0, fdigits = 0;
 
 	for (; i < len && isdigit((unsigned char)s[i]); i++, digits++) {
-		if (sec > 9000000000LL)
-			return -1;	/* past the year 2255: not a time */
 		sec = sec * 10 + (s[i] - '0');
+		if (sec > 9000000000LL)
+			return -1;	/* past the year 2255: not a time (and * 1e9 fits) */
 	}
 	if (!digits)
 		return -1;

@@ -240,4 +240,12 @@ test_expect_success 'info: an unknown option is a usage error' '
 	no_match "one database" err
 '
 
+test_expect_success SQLITE3 'a time: line past any real time (the fuzzer found its overflow) is refused, naming the file' '
+	printf "time: 52133001005\nnr_free_pages 100\npgscan_kswapd 5\ntime: 52133001006\nnr_free_pages 100\npgscan_kswapd 6\n" > bigtime &&
+	run_rc 1 vmscope import -q -o bigtime.db "$F/trace.txt.gz" --counters bigtime --counters-clock trace &&
+	err_has "bigtime" &&
+	no_match "runtime error" err &&
+	test ! -e bigtime.db
+'
+
 test_done
