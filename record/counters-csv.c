@@ -179,6 +179,10 @@ int cset_read_csv(struct cset_file *f, struct vms_input *in, const char *display
 
 	if (!head)
 		return vms_error("out of memory");
+	if (strlen(head) != hlen) {
+		free(head);
+		return vms_error("%s:1: a NUL byte in the CSV header", display);
+	}
 	p = head;
 	end = head + hlen;
 	next_field(&p, end, &cell, &len);

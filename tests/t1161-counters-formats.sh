@@ -248,4 +248,11 @@ test_expect_success SQLITE3 'a time: line past any real time (the fuzzer found i
 	test ! -e bigtime.db
 '
 
+test_expect_success SQLITE3 'a NUL byte in a CSV header (the fuzzer found a heap over-read there) is refused, naming the file and line' '
+	printf "time,pgscan_kswapd\000,x\n1,2\n2,3\n" > nulhead.csv &&
+	run_rc 1 vmscope import -q -o nulhead.db "$F/trace.txt.gz" --counters nulhead.csv --counters-clock trace &&
+	err_has "nulhead.csv:1: a NUL byte in the CSV header" &&
+	test ! -e nulhead.db
+'
+
 test_done
