@@ -53,31 +53,6 @@ stop_pid() {
 	rm -f "$1"
 }
 
-remove_instance() {
-	[ -d "$INSTANCE" ] || return 0
-	_i=0
-	until rmdir "$INSTANCE" 2>/dev/null; do
-		[ $_i -lt 50 ] || { echo "cannot remove $INSTANCE"; return 1; }
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-}
-
-remove_memcg() {
-	[ -d "$CG" ] || return 0
-	_i=0
-	while [ $_i -lt 50 ]; do
-		while read -r _p; do
-			echo "$_p" >"$(dirname "$CG")/cgroup.procs"
-		done <"$CG/cgroup.procs"
-		rmdir "$CG" 2>/dev/null && return 0
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	echo "cannot remove $CG"
-	return 1
-}
-
 remove_files() {
 	rm -f "$BIG"
 	[ -n "${VMSCOPE_KEEP_TRASH:-}" ] || rm -rf "$TRASH"/*

@@ -55,6 +55,34 @@ _run_cleanups() {
 	done < "$_CLEANUP_FILE.rev"
 	rm -f "$_CLEANUP_FILE.rev"
 }
+# remove_instance: remove the tracefs instance $INSTANCE once its tracer is
+# gone (trace-cmd record -B leaves it behind); retried for 5 s.
+remove_instance() {
+	[ -d "$INSTANCE" ] || return 0
+	_i=0
+	until rmdir "$INSTANCE" 2>/dev/null; do
+		[ $_i -lt 50 ] || { echo "cannot remove $INSTANCE"; return 1; }
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+
+# remove_memcg: move any task left in the memcg $CG to its parent, then remove it.
+remove_memcg() {
+	[ -d "$CG" ] || return 0
+	_i=0
+	while [ $_i -lt 50 ]; do
+		while read -r _p; do
+			echo "$_p" >"$(dirname "$CG")/cgroup.procs"
+		done <"$CG/cgroup.procs"
+		rmdir "$CG" 2>/dev/null && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	echo "cannot remove $CG"
+	return 1
+}
+
 trap '_run_cleanups' EXIT
 trap '_run_cleanups; exit 130' INT TERM
 
