@@ -219,6 +219,12 @@ void vms_sink_set_payload(struct vms_sink *sink, const char *text, size_t len);
  */
 int vms_sink_set_from_text(struct vms_sink *sink, const char *key, size_t keylen,
 			   const char *value, size_t vallen);
+/*
+ * vms_sink_missing_field() - a field of table required_field that no
+ * vms_sink_set_from_text() call of the row being built gave
+ * Return: its column name (owned by the sink), or NULL when none is missing.
+ */
+const char *vms_sink_missing_field(const struct vms_sink *sink);
 /* Insert the row. Return: 0 or -1. */
 int vms_sink_end(struct vms_sink *sink);
 /*

@@ -68,6 +68,7 @@ struct vms_table {
 	int payload_col;		/* generic table only */
 	int generic;
 	int lenient;			/* made from a text line: a value that is not a number stays text */
+	uint64_t required;		/* bit c: column c (< 64) is in required_field */
 	sqlite3_stmt *insert;
 	/* the writer's multi-row INSERT: the per-statement cost is paid once per ROWS_PER_INSERT */
 	sqlite3_stmt *insert_n;
@@ -98,6 +99,7 @@ struct vms_sink {
 	struct strmap_entry *last_count;	/* cache: counts entry of the last event type */
 	struct vms_buf json;		/* extra fields of the row being built */
 	int json_fields;
+	uint64_t row_fields;		/* bit c: column c (< 64) of the row was given as text */
 	int oom;			/* an allocation for the row being built failed */
 	uint64_t seq;
 	uint64_t first_ts, last_ts;

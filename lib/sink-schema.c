@@ -83,6 +83,42 @@ oom:
 }
 
 /* Build the table description and its INSERT from PRAGMA table_info. */
+/*
+ * The columns of @t that table required_field lists (a database made before
+ * that table existed lists none). Return: 0, or -1 with vms_error set.
+ */
+static int table_required_fields(struct vms_sink *s, struct vms_table *t)
+{
+	sqlite3 *db = vms_db_sql(s->db);
+	sqlite3_stmt *st;
+	char *q;
+	int rc;
+
+	if (sqlite3_table_column_metadata(db, NULL, "required_field", "col", NULL, NULL,
+					  NULL, NULL, NULL) != SQLITE_OK)
+		return 0;
+	q = sqlite3_mprintf("SELECT col FROM required_field WHERE tbl = %Q", t->name);
+	if (!q)
+		return vms_error("out of memory");
+	rc = sqlite3_prepare_v2(db, q, -1, &st, NULL);
+	sqlite3_free(q);
+	if (rc)
+		return sink_sql_fail(s, "cannot read the schema");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *col = (const char *)sqlite3_column_text(st, 0);
+		int ci = col ? vms_table_column(t, col) : -1;
+
+		if (ci < 0 || ci >= 64) {
+			sqlite3_finalize(st);
+			return vms_error("schema: required_field names column '%s' that table "
+					 "'%s' lacks", col ? col : "(null)", t->name);
+		}
+		t->required |= 1ULL << ci;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sink_sql_fail(s, "cannot read the schema");
+}
+
 struct vms_table *sink_load_table(struct vms_sink *s, const char *name)
 {
 	struct strmap_entry *e = strmap_get(&s->tables, name, strlen(name));
@@ -192,6 +228,9 @@ struct vms_table *sink_load_table(struct vms_sink *s, const char *name)
 	}
 	sqlite3_finalize(st);
 	st = NULL;
+
+	if (table_required_fields(s, t))
+		goto err;
 
 	sqlite3_free(q);
 	q = sqlite3_mprintf("INSERT INTO \"%w\" VALUES (", name);

@@ -84,6 +84,7 @@ void vms_sink_begin(struct vms_sink *s, struct vms_table *t, const char *system,
 	s->row = t;
 	vms_buf_reset(&s->json);
 	s->json_fields = 0;
+	s->row_fields = 0;
 	s->oom = 0;
 	if (s->reader) {
 		/* the parent's sink numbers, counts and stores the row */
@@ -325,6 +326,8 @@ int vms_sink_set_from_text(struct vms_sink *s, const char *key, size_t keylen,
 		return 0;
 	}
 	c = &t->cols[col];
+	if (col < 64)
+		s->row_fields |= 1ULL << col;
 	if (c->is_text) {
 		vms_sink_set_text(s, col, value, vallen);
 		return 0;
@@ -349,6 +352,16 @@ int vms_sink_set_from_text(struct vms_sink *s, const char *key, size_t keylen,
 	}
 	vms_sink_set_int(s, col, v);
 	return 0;
+}
+
+const char *vms_sink_missing_field(const struct vms_sink *s)
+{
+	uint64_t missing = s->row ? s->row->required & ~s->row_fields : 0;
+
+	for (int col = 0; missing && col < 64; col++)
+		if (missing & (1ULL << col))
+			return s->row->cols[col].name;
+	return NULL;
 }
 
 /* The row is in the database or queued for it: count it. */

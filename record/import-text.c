@@ -163,8 +163,8 @@ static int import_line(struct text_import *ti, const char *line, size_t len, int
 	struct vms_sink *sink = ti->sink;
 	struct text_line tl;
 	struct vms_table *t;
-	const char *why;
-	char event[128];
+	const char *why, *missing;
+	char event[128], missing_why[256];
 	int rc;
 
 	if (memchr(line, 0, len))
@@ -231,6 +231,12 @@ static int import_line(struct text_import *ti, const char *line, size_t len, int
 					store_field, &ctx, &why);
 		if (ctx.failed)
 			why = vms_last_error();
+		if (!rc && (missing = vms_sink_missing_field(sink))) {
+			snprintf(missing_why, sizeof(missing_why), "field '%s' of %s is missing "
+				 "(every kernel from 4.14 on prints it)", missing, event);
+			why = missing_why;
+			rc = -1;
+		}
 		if (rc) {
 			vms_sink_abandon(sink);
 			return bad_line(ti, line, len, nl, lineno, offset, why);

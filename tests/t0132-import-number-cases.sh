@@ -6,7 +6,8 @@
 # beyond 64 bits of ns, a lost count that is hex or beyond 64 bits, an
 # entries-written count beyond 64 bits. Each is an import_error row with
 # its line number, the other lines are imported and the run is incomplete.
-# A LOST line cut by the end of the file is counted and flagged.
+# A LOST line cut by the end of the file is counted and flagged. A line
+# that lacks a field of table required_field is rejected the same way.
 
 . "$(dirname "$0")/test-lib.sh"
 
@@ -57,6 +58,28 @@ test_expect_success SQLITE3 'the edges are kept: CPU 2147483647, pid 2147483647,
 	vmscope import -q edge.txt -o edge.db &&
 	assert_eq "$(sql edge.db "SELECT cpu, pid FROM mm_vmscan_memcg_reclaim_end")" "2147483647|2147483647" &&
 	assert_eq "$(sql edge.db "SELECT cpu, count FROM lost_events")" "2147483647|9223372036854775807"
+'
+
+test_expect_success SQLITE3 'a core field missing from a line, or from every line of its event' '
+	rejected "             cat-6656  [001] .....   798.128945: mm_vmscan_memcg_reclaim_end: nr_freed=975" \
+		"field '"'"'nr_reclaimed'"'"' of mm_vmscan_memcg_reclaim_end is missing (every kernel from 4.14 on prints it)" &&
+	# every shrink_inactive line lacks priority: none is stored as complete with a NULL
+	for i in 1 2 3; do
+		echo "          kswapd0-90   [000] .....   798.12894$i: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=30 flags=RECLAIM_WB_FILE"
+	done >nopri.txt &&
+	at 128952 >>nopri.txt &&
+	test_must_fail vmscope import -q nopri.txt -o nopri.db 2>err &&
+	grep -q "nopri\.txt:1: field .priority. of mm_vmscan_lru_shrink_inactive is missing" err &&
+	assert_eq "$(sql nopri.db "SELECT GROUP_CONCAT(line) FROM import_error")" "1,2,3" "import_error" &&
+	assert_eq "$(sql nopri.db "SELECT status, events FROM run")" "incomplete|1" "run" &&
+	# the same lines and nothing else: not a trace, and no database
+	head -3 nopri.txt >only.txt &&
+	test_must_fail vmscope import -q only.txt -o only.db 2>err &&
+	grep -q "none of its 3 lines parsed" err && ! test -e only.db &&
+	# a field that came or went between kernels is not required: nr_activate_anon (5.2+)
+	echo "          kswapd0-90   [000] .....   798.128941: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=30 priority=12 flags=RECLAIM_WB_FILE" >opt.txt &&
+	vmscope import -q opt.txt -o opt.db &&
+	assert_eq "$(sql opt.db "SELECT status FROM run")" complete
 '
 
 test_expect_success SQLITE3 'a last LOST line without a newline is counted and flagged as cut' '
