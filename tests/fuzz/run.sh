@@ -97,8 +97,14 @@ for t in $targets; do
 		-artifact_prefix="$dir/crashes/$t-" "$dir/corpus/$t" >"$log" 2>&1 || rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 	cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1)
-	crashes=$(ls "$dir/crashes" | grep -c "^$t-" || true)
-	echo "fuzz $t: ${execs:-0} executions in ${seconds} s, ${cov:-cov: ?}, corpus $(ls "$dir/corpus/$t" | wc -l), crashes $crashes (exit $rc; log $log)"
+	# libFuzzer names each artifact by its kind: crash-, leak-, timeout-,
+	# oom- fail the target; slow-unit- (an input that took over 10 s but
+	# finished) is named, not failed
+	crashes=$(ls "$dir/crashes" | grep -c -E "^$t-(crash|leak|timeout|oom)-" || true)
+	slow=$(ls "$dir/crashes" | grep -c "^$t-slow-unit-" || true)
+	slowest=$(sed -n 's/^Slowest unit: \([0-9]*\) s.*/\1/p' "$log" | tail -1)
+	echo "fuzz $t: ${execs:-0} executions in ${seconds} s, ${cov:-cov: ?}, corpus $(ls "$dir/corpus/$t" | wc -l), crashes $crashes${slowest:+, slowest input $slowest s} (exit $rc; log $log)"
+	[ "$slow" = 0 ] || echo "fuzz $t: $slow slow input(s) kept as $dir/crashes/$t-slow-unit-*"
 	[ "$rc" = 0 ] && [ "$crashes" = 0 ] || failed=1
 done
 exit $failed
