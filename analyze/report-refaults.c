@@ -13,6 +13,10 @@
  * Kernels up to 5.8 name the file counters workingset_refault, _activate and
  * _restore (file pages only: anon refaults were not detected before 5.9).
  *
+ * When the run sampled a memcg's memory.stat (`record -m`), the totals are
+ * given a second time from that memcg's own counters (cgroup v1 and v2 name
+ * its refaults as /proc/vmstat does), each table saying its scope.
+ *
  * Busiest intervals: the 5 with the highest refault rate (anon + file); for
  * each, the reclaim in the LOOKBACK seconds before its start: reclaim_interval
  * and kswapd_interval episodes overlapping [start - LOOKBACK, start), and the
@@ -62,6 +66,8 @@ struct interval {
 };
 
 struct state {
+	const char *source;		/* counter_sample.source: 'vmstat' or 'memcg' */
+	const char *scope;		/* counter_sample.scope: '' (the machine) or the memcg */
 	struct metric m[NMETRICS];
 	struct sample *s;
 	int ns;
@@ -70,17 +76,19 @@ struct state {
 	int resets[NMETRICS];
 };
 
-/* Return: 1 when @name is in any /proc/vmstat sample of the run, 0 if not, -1 on error. */
-static int counter_exists(struct vms_window *ctx, const char *name)
+/* Return: 1 when @name is in any sample of @S's scope, 0 if not, -1 on error. */
+static int counter_exists(struct vms_window *ctx, const struct state *S, const char *name)
 {
 	sqlite3_stmt *st = vms_window_prepare(ctx,
 		"SELECT 1 FROM counter_value v JOIN counter_sample s ON s.id = v.sample"
-		" WHERE s.source = 'vmstat' AND s.scope = '' AND v.name = ?3 LIMIT 1");
+		" WHERE s.source = ?4 AND s.scope = ?5 AND v.name = ?3 LIMIT 1");
 	int rc;
 
 	if (!st)
 		return -1;
 	sqlite3_bind_text(st, 3, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, S->source, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, S->scope, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc == SQLITE_ROW)
@@ -95,7 +103,7 @@ static int load(struct vms_window *ctx, struct state *S)
 
 	memcpy(S->m, metrics_init, sizeof(S->m));
 	for (i = 0; i < NMETRICS; i++) {
-		rc = counter_exists(ctx, S->m[i].name);
+		rc = counter_exists(ctx, S, S->m[i].name);
 		if (rc < 0)
 			return -1;
 		if (rc) {
@@ -104,7 +112,7 @@ static int load(struct vms_window *ctx, struct state *S)
 		}
 		if (!S->m[i].legacy)
 			continue;
-		rc = counter_exists(ctx, S->m[i].legacy);
+		rc = counter_exists(ctx, S, S->m[i].legacy);
 		if (rc < 0)
 			return -1;
 		if (rc)
@@ -119,12 +127,14 @@ static int load(struct vms_window *ctx, struct state *S)
 		" (SELECT value FROM counter_value WHERE sample = s.id AND name = ?7),"
 		" (SELECT value FROM counter_value WHERE sample = s.id AND name = ?8),"
 		" (SELECT value FROM counter_value WHERE sample = s.id AND name = ?9)"
-		" FROM counter_sample s WHERE s.source = 'vmstat' AND s.scope = '' AND s.ts <= ?2"
-		" AND s.ts >= COALESCE((SELECT MAX(ts) FROM counter_sample WHERE source = 'vmstat'"
-		"                       AND scope = '' AND ts <= ?1), ?1)"
+		" FROM counter_sample s WHERE s.source = ?10 AND s.scope = ?11 AND s.ts <= ?2"
+		" AND s.ts >= COALESCE((SELECT MAX(ts) FROM counter_sample WHERE source = ?10"
+		"                       AND scope = ?11 AND ts <= ?1), ?1)"
 		" ORDER BY s.ts, s.id");
 	if (!st)
 		return -1;
+	sqlite3_bind_text(st, 10, S->source, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 11, S->scope, -1, SQLITE_STATIC);
 	for (i = 0; i < NMETRICS; i++)
 		if (S->m[i].used)
 			sqlite3_bind_text(st, 3 + i, S->m[i].used, -1, SQLITE_STATIC);
@@ -253,8 +263,12 @@ static int intervals_table(struct vms_window *ctx, struct out *o, const struct s
 
 static int totals_table(struct vms_window *ctx, struct out *o, const struct state *S)
 {
-	struct table *t = table_new("refaults", "totals", "Workingset refaults over the window");
-	int k, m;
+	int memcg = !strcmp(S->source, "memcg");
+	struct table *t = memcg ?
+		table_new("refaults", "memcg", "Workingset refaults of the recorded memcg "
+			  "(memory.stat deltas) over the window") :
+		table_new("refaults", "totals", "Workingset refaults over the window");
+	int k, m, missing = 0;
 
 	if (!t)
 		return vms_error("out of memory");
@@ -285,6 +299,14 @@ static int totals_table(struct vms_window *ctx, struct out *o, const struct stat
 		table_row(t);
 		table_text(t, S->m[m].label);
 		table_text(t, S->m[m].used);
+		if (!S->m[m].used && memcg) {
+			table_null(t);
+			table_null(t);
+			table_null(t);
+			table_null(t);
+			missing++;
+			continue;
+		}
 		if (!n) {
 			table_null(t);
 			table_null(t);
@@ -305,6 +327,17 @@ static int totals_table(struct vms_window *ctx, struct out *o, const struct stat
 		   "peak_at: the start of the first interval reaching it (empty when the peak is 0)");
 	if (!S->niv)
 		table_note(t, "no sampling interval in the window: nothing to total");
+	if (memcg) {
+		table_note(t, "scope: the memcg %s only (its memory.stat: the refaults of its own "
+			   "pages), not the machine of the totals table", S->scope);
+		if (missing)
+			table_note(t, "%d counter(s) not in this memcg's memory.stat (cgroup v1 has "
+				   "workingset_refault_anon/_file but no activate, restore or "
+				   "pgsteal_file): empty, not zero", missing);
+	} else {
+		table_note(t, "scope: the whole machine (/proc/vmstat): every memcg and every "
+			   "tenant, DAMON's reclaim included");
+	}
 	out_table(o, t);
 	table_free(t);
 	return 0;
@@ -566,9 +599,30 @@ static int unavailable_table(struct vms_window *ctx, struct out *o)
 	return 0;
 }
 
+/* The totals of the recorded memcg's own counters, when the run sampled them. */
+static int memcg_totals(struct vms_window *ctx, struct out *o)
+{
+	struct state S = { .source = "memcg" };
+	char *scope;
+	int rc;
+
+	if (report_memcg_scope(ctx, &scope))
+		return -1;
+	if (!scope)
+		return 0;
+	S.scope = scope;
+	rc = load(ctx, &S);
+	if (!rc)
+		rc = totals_table(ctx, o, &S);
+	free(S.s);
+	free(S.iv);
+	free(scope);
+	return rc;
+}
+
 int report_refaults(struct vms_window *ctx, struct out *o)
 {
-	struct state S = { 0 };
+	struct state S = { .source = "vmstat", .scope = "" };
 	int rc;
 
 	if (!ctx->has_counters)
@@ -578,6 +632,8 @@ int report_refaults(struct vms_window *ctx, struct out *o)
 		rc = intervals_table(ctx, o, &S);
 	if (!rc)
 		rc = totals_table(ctx, o, &S);
+	if (!rc)
+		rc = memcg_totals(ctx, o);
 	if (!rc)
 		rc = ratios_table(o, &S);
 	if (!rc)

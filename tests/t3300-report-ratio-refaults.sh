@@ -31,7 +31,9 @@ lsi() { # lru_shrink_inactive payload: RECLAIMED FLAG
 add_sample() {
 	db=$1 src=$2 ts=$3
 	shift 3
-	q="INSERT INTO counter_sample (ts, ts_end, source, scope) VALUES ($ts, $ts + 2000, '$src', '');"
+	scope=""
+	case $src in memcg:*) scope=${src#memcg:} src=memcg ;; esac
+	q="INSERT INTO counter_sample (ts, ts_end, source, scope) VALUES ($ts, $ts + 2000, '$src', '$scope');"
 	for kv in "$@"; do
 		q="$q INSERT INTO counter_value VALUES ((SELECT MAX(id) FROM counter_sample), '${kv%%=*}', ${kv#*=});"
 	done
@@ -274,6 +276,37 @@ test_expect_success SQLITE3 'refaults and ratio: a window with fewer than 2 samp
 	grep -F "no sampling interval in the window: nothing to total" few.txt &&
 	grep -F "no interval in the window has refaults" few.txt &&
 	grep -E "^meminfo_all +Slab/Cached +1 +0.1000 +3.000 +0.1000 +0.1000 +3.000$" few.txt
+'
+
+test_expect_success SQLITE3 'refaults: the totals of the recorded memcg, in a table of their own that names its scope' '
+	cp new.db cg.db &&
+	# memory.stat (cgroup v1) at 0, 1, 2 s: refault_anon 5 7 7, refault_file 50 250 300
+	add_sample cg.db memcg:/sys/fs/cgroup/memory/w $((S)) workingset_refault_anon=5 workingset_refault_file=50 &&
+	add_sample cg.db memcg:/sys/fs/cgroup/memory/w $((S + 1000000000)) workingset_refault_anon=7 workingset_refault_file=250 &&
+	add_sample cg.db memcg:/sys/fs/cgroup/memory/w $((S + 2000000000)) workingset_refault_anon=7 workingset_refault_file=300 &&
+	vmscope report cg.db refaults --table memcg --format csv > cg.csv &&
+	cat > want <<-EOF &&
+	metric,counter,total,mean,peak,peak_at
+	refault_anon,workingset_refault_anon,2,1.0,2.0,0.000
+	refault_file,workingset_refault_file,250,125.0,200.0,0.000
+	activate_anon,,,,,
+	activate_file,,,,,
+	restore_anon,,,,,
+	restore_file,,,,,
+	pgsteal_file,,,,,
+	EOF
+	test_cmp want cg.csv &&
+	vmscope report cg.db refaults > cg.txt &&
+	grep -F "scope: the memcg /sys/fs/cgroup/memory/w only" cg.txt &&
+	grep -F "5 counter(s) not in this memcg" cg.txt &&
+	grep -F "scope: the whole machine (/proc/vmstat)" cg.txt &&
+	# the machine-wide totals are those of the table before: the memcg changes none of them
+	vmscope report cg.db refaults --table totals --format csv > m1.csv &&
+	vmscope report new.db refaults --table totals --format csv > m2.csv &&
+	test_cmp m2.csv m1.csv &&
+	# without memory.stat samples there is no such table, and report says so
+	test_must_fail vmscope report new.db refaults --table memcg 2>err &&
+	grep -F "no table '"'"'memcg'"'"' in this report (tables: intervals, totals, ratios, busiest)" err
 '
 
 # Counters of a 5.4 kernel: old names, no pgsteal_file, no slab counters,
