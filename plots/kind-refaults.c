@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kind-refaults.c - `vmscope plot DB refaults`: anon and file refault and activation rates between
- * consecutive /proc/vmstat samples.
- * Writes refaults-a.dat (-b.dat) for plots/refaults.gp; docs/plot.md shows the figure.
+ * kind-refaults.c - `vmscope plot DB refaults`: anon and file refault and
+ * activation rates from the /proc/vmstat samples. One run, or two with
+ * --compare: a rate per interval between consecutive samples, drawn at its
+ * middle. Groups of runs (`plot A1.db A2.db refaults --compare B1.db ...`):
+ * the rates per time bin, the same bins in every run, so that row i of every
+ * run is the same span and the sides can be averaged (dat-merge.c); a bin's
+ * rate is the change of the counter across the bin, the counter read between
+ * two samples by linear interpolation.
+ * Writes refaults-a.dat (-b.dat, ...) for plots/refaults.gp; docs/plot.md
+ * shows the figure.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -12,77 +19,201 @@
 #include "vms.h"
 #include "plot-local.h"
 
-static int refaults_run(struct plot_job *job, int i)
+#define NSERIES 4	/* refault anon, refault file, activate anon, activate file */
+
+struct sample {
+	long long ts;
+	long long v[NSERIES];
+	int known[NSERIES];
+};
+
+struct samples {
+	struct sample *s;
+	int n, alloc;
+	int any;		/* some sample has some counter */
+};
+
+/* The run's /proc/vmstat samples in its window. Return: 0, or -1 with vms_error set. */
+static int load_samples(struct plot_run *r, struct samples *S)
 {
 	/* anon, file, old single counter (file only before 5.9), for refault and activate */
 	static const char *const names[] = {
 		"workingset_refault_anon", "workingset_refault_file", "workingset_refault",
 		"workingset_activate_anon", "workingset_activate_file", "workingset_activate",
 	};
-	struct plot_run *r = job->run[i];
-	long long prev_ts = 0, prev[4] = { 0 };
-	int have_prev = 0, known_prev[4] = { 0 }, any = 0, samples = 0, rc, k;
-	sqlite3_stmt *st;
-	struct dat d;
+	sqlite3_stmt *st = plot_samples_query(r, "vmstat", names, 6);
+	int rc, k;
 
-	if (plot_need_counters(r, "refaults", "workingset_refault_anon, workingset_refault_file,"
-			  " workingset_activate_anon, workingset_activate_file"))
-		return -1;
-	st = plot_samples_query(r, "vmstat", names, 6);
 	if (!st)
 		return -1;
-	if (dat_open(&d, job, "refaults", i)) {
-		sqlite3_finalize(st);
-		return -1;
-	}
-	dat_block(&d, "refault and activation rates between consecutive /proc/vmstat samples,"
-		  " at the middle of each interval",
-		  "time_s refault_anon_pages/s refault_file_pages/s activate_anon_pages/s"
-		  " activate_file_pages/s");
-	dat_comment(&d, "rate = (value in sample i - value in sample i-1) / (ts_i - ts_i-1);"
-		    " kernels before 5.9 have one workingset_refault/_activate (file only)");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		long long ts = sqlite3_column_int64(st, 0), v[4];
-		int known[4];
+		struct sample *x;
 
-		samples++;
-		for (k = 0; k < 4; k++) {
+		if (S->n == S->alloc) {
+			int n = S->alloc ? 2 * S->alloc : 256;
+			struct sample *s2 = realloc(S->s, n * sizeof(*s2));
+
+			if (!s2) {
+				sqlite3_finalize(st);
+				return vms_error("out of memory");
+			}
+			S->s = s2;
+			S->alloc = n;
+		}
+		x = &S->s[S->n++];
+		x->ts = sqlite3_column_int64(st, 0);
+		for (k = 0; k < NSERIES; k++) {
 			int anon = k % 2 == 0, c = 1 + (k / 2) * 3 + (anon ? 0 : 1);
 
 			if (!anon && !plot_col_known(st, c))
 				c++;	/* the pre-5.9 counter */
-			known[k] = plot_col_known(st, c);
-			v[k] = sqlite3_column_int64(st, c);
-			any |= known[k];
+			x->known[k] = plot_col_known(st, c);
+			x->v[k] = sqlite3_column_int64(st, c);
+			S->any |= x->known[k];
 		}
-		if (have_prev && ts > prev_ts) {
-			double dt = (ts - prev_ts) / 1e9;
-
-			dat_num(&d, 1, 1, plot_rel(r, prev_ts + (ts - prev_ts) / 2));
-			for (k = 0; k < 4; k++)
-				dat_num(&d, 0, known[k] && known_prev[k], (v[k] - prev[k]) / dt);
-			dat_row_end(&d);
-		}
-		prev_ts = ts;
-		memcpy(prev, v, sizeof(prev));
-		memcpy(known_prev, known, sizeof(known_prev));
-		have_prev = 1;
 	}
 	if (rc != SQLITE_DONE)
 		rc = plot_sql_error(r);
-	else if (samples < 2)
+	else if (S->n < 2)
 		rc = plot_no_samples(r, "refaults", "fewer than two /proc/vmstat samples");
-	else if (!any)
+	else if (!S->any)
 		rc = vms_error("'refaults': the /proc/vmstat samples of '%s' have no workingset_refault"
 			       " or workingset_activate counters", r->path);
 	else
 		rc = 0;
 	sqlite3_finalize(st);
+	return rc;
+}
+
+/* One row per interval between consecutive samples, at its middle. */
+static void write_intervals(struct dat *d, struct plot_run *r, const struct samples *S)
+{
+	for (int i = 1; i < S->n; i++) {
+		const struct sample *a = &S->s[i - 1], *b = &S->s[i];
+		double dt = (b->ts - a->ts) / 1e9;
+
+		if (b->ts <= a->ts)
+			continue;
+		dat_num(d, 1, 1, plot_rel(r, a->ts + (b->ts - a->ts) / 2));
+		for (int k = 0; k < NSERIES; k++)
+			dat_num(d, 0, a->known[k] && b->known[k], (b->v[k] - a->v[k]) / dt);
+		dat_row_end(d);
+	}
+}
+
+/*
+ * Counter @k at @t, read between the two samples around it; @i is the index
+ * to start looking from (advanced, the times asked only grow).
+ * Return: 1 with *@v set, 0 when @t is outside the samples, a counter is
+ * missing there or it went down (a reset).
+ */
+static int counter_at(const struct samples *S, int k, long long t, int *i, double *v)
+{
+	const struct sample *a, *b;
+
+	while (*i + 1 < S->n && S->s[*i + 1].ts < t)
+		(*i)++;
+	if (*i + 1 >= S->n || S->s[*i].ts > t)
+		return 0;
+	a = &S->s[*i];
+	b = &S->s[*i + 1];
+	if (!a->known[k] || !b->known[k] || b->v[k] < a->v[k] || b->ts <= a->ts)
+		return 0;
+	*v = a->v[k] + (double)(b->v[k] - a->v[k]) * (t - a->ts) / (b->ts - a->ts);
+	return 1;
+}
+
+/* Was counter @k reset (did it go down) between the samples spanning [t0, t1]? */
+static int reset_inside(const struct samples *S, int k, long long t0, long long t1)
+{
+	for (int i = 1; i < S->n; i++)
+		if (S->s[i].ts > t0 && S->s[i - 1].ts < t1 && S->s[i].known[k] &&
+		    S->s[i - 1].known[k] && S->s[i].v[k] < S->s[i - 1].v[k])
+			return 1;
+	return 0;
+}
+
+/* One row per time bin of @b, at its middle; NaN where the samples do not cover the bin. */
+static void write_bins(struct dat *d, const struct plot_bins *b, struct plot_run *r,
+		       const struct samples *S)
+{
+	int nbins = plot_bins_count(b, r), from[NSERIES] = { 0 };
+
+	for (int i = 0; i < nbins; i++) {
+		long long t0 = r->ctx.from + i * b->width;
+		double s0, w;
+
+		plot_bin_span(b, r, i, &s0, &w);
+		dat_num(d, 1, 1, s0 + w / 2);
+		for (int k = 0; k < NSERIES; k++) {
+			long long t1 = t0 + (long long)(w * 1e9);
+			int j = from[k], ok;
+			double c0 = 0, c1 = 0;
+
+			ok = counter_at(S, k, t0, &j, &c0);
+			from[k] = j;
+			ok = ok && counter_at(S, k, t1, &j, &c1) && !reset_inside(S, k, t0, t1);
+			dat_num(d, 0, ok, (c1 - c0) / w);
+		}
+		dat_row_end(d);
+	}
+}
+
+static int refaults_run(struct plot_job *job, int i, const struct plot_bins *b)
+{
+	struct plot_run *r = job->run[i];
+	struct samples S = { 0 };
+	struct dat d;
+	int rc;
+
+	if (plot_need_counters(r, "refaults", "workingset_refault_anon, workingset_refault_file,"
+			  " workingset_activate_anon, workingset_activate_file"))
+		return -1;
+	if (load_samples(r, &S)) {
+		free(S.s);
+		return -1;
+	}
+	if (dat_open(&d, job, "refaults", i)) {
+		free(S.s);
+		return -1;
+	}
+	dat_block(&d, b ? "refault and activation rates per time bin, at the middle of each bin" :
+		  "refault and activation rates between consecutive /proc/vmstat samples,"
+		  " at the middle of each interval",
+		  "time_s refault_anon_pages/s refault_file_pages/s activate_anon_pages/s"
+		  " activate_file_pages/s");
+	if (b) {
+		dat_comment(&d, "rate = (counter at the bin's end - counter at its start) / its"
+			    " length; the counter between two /proc/vmstat samples is read by linear"
+			    " interpolation; %g ms bins, the same in every run of the figure",
+			    b->width / 1e6);
+		write_bins(&d, b, r, &S);
+	} else {
+		dat_comment(&d, "rate = (value in sample i - value in sample i-1) / (ts_i - ts_i-1)");
+		write_intervals(&d, r, &S);
+	}
+	dat_comment(&d, "kernels before 5.9 have one workingset_refault/_activate (file only)");
+	rc = 0;
+	free(S.s);
 	return dat_close(&d, rc);
+}
+
+static int write_refaults(struct plot_job *job)
+{
+	struct plot_bins b;
+
+	if (job->grouped && plot_bins_choose(job, &b))
+		return -1;
+	for (int i = 0; i < job->nruns; i++)
+		if (refaults_run(job, i, job->grouped ? &b : NULL))
+			return -1;
+	plot_set_xrange(job);
+	return 0;
 }
 
 const struct plot_kind plot_kind_refaults = {
 	.name = "refaults",
 	.summary = "anon and file refault and activation rates (counters)",
-	.write_run = refaults_run,
+	.write = write_refaults,
+	.groups = 1,
 };

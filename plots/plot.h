@@ -52,6 +52,7 @@ struct plot_job {
 	const char *dir;		/* working directory the .dat files go to */
 	struct plot_run *run[PLOT_RUNS_MAX];
 	int nruns;			/* 1, 2 with --compare, or the runs of both groups */
+	int grouped;			/* the runs are groups: rows must be the same bins in every run */
 	enum plot_format fmt;
 	double xmin, xmax;		/* x range, s from each run's start; set by the writer */
 	struct vms_buf vars;		/* extra `name=number;` assignments for gnuplot -e */

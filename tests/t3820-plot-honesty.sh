@@ -4,7 +4,8 @@
 # each reclaimer as the kernel does (memcg limit reclaim is memcg, not
 # direct); plot refuses to overwrite an existing output without -f; a text
 # plot can be 72 columns wide (down to 60); `plot A1.db ... scan --compare
-# B1.db ...` draws each side's mean with its spread.
+# B1.db ...` draws each side's mean with its spread (scan, stalls and
+# refaults, whose rates then go by time bins the same in every run).
 
 . "$(dirname "$0")/test-lib.sh"
 
@@ -122,11 +123,45 @@ test_expect_success GNUPLOT 'stalls of groups: the latency bins of each side, me
 	assert_eq "$(awk "!/^#/ && \$1 ~ /^[0-9]/ && \$5 > 0 { print \$5, \$11, \$17 }" keeps/stalls-sideA.dat)" "1 1 1" "memcg bin"
 '
 
+# refaults of groups: vmstat samples at 0.25, 0.55 and 0.85 s of k.db's 1 s
+# run (its window starts at 1.0 s), workingset_refault_file 0, 300 and 300*F
+# (F = 1, 2, 3 in three copies); 10 ms bins. The bin [0.30, 0.31) lies in the
+# first interval: 300 pages in 0.30 s, 1000/s in every run; the bin
+# [0.60, 0.61) in the second: 300*(F - 1)/0.3 = 0, 1000 and 2000/s: mean
+# 1000, lo 0, hi 2000. Before 0.25 s and after 0.85 s no sample covers the
+# bin: NaN, not 0. The sum over the covered bins is the counter's change.
+test_expect_success GNUPLOT,SQLITE3 'refaults of groups: rates per time bin, the same bins in every run, mean, min and max' '
+	for f in 1 2 3; do
+		cp k.db r$f.db &&
+		sql r$f.db "
+			INSERT INTO counter_sample VALUES (1, 1250000000, 1250000100, '"'vmstat'"', '"''"');
+			INSERT INTO counter_sample VALUES (2, 1550000000, 1550000100, '"'vmstat'"', '"''"');
+			INSERT INTO counter_sample VALUES (3, 1850000000, 1850000100, '"'vmstat'"', '"''"');
+			INSERT INTO counter_value VALUES (1, '"'workingset_refault_file'"', 0);
+			INSERT INTO counter_value VALUES (2, '"'workingset_refault_file'"', 300);
+			INSERT INTO counter_value VALUES (3, '"'workingset_refault_file'"', 300 * $f);" &&
+		vmscope upgrade -q --rederive r$f.db || return 1
+	done &&
+	vmscope plot r1.db r2.db r3.db refaults --compare r1.db -o gr.png --keep keepr 2> gr.err &&
+	grep -q "data_a=.refaults-sideA.dat.; data_b=.refaults-sideB.dat.;.* spread=1;" gr.err &&
+	# columns: time, refault_anon, refault_file (3), ..., lo_ (3 + 4), hi_ (3 + 8)
+	assert_eq "$(awk "\$1 == \"0.305\" { print \$3, \$7, \$11 }" keepr/refaults-sideA.dat)" "1000 1000 1000" "first interval" &&
+	assert_eq "$(awk "\$1 == \"0.605\" { print \$3, \$7, \$11 }" keepr/refaults-sideA.dat)" "1000 0 2000" "second interval" &&
+	assert_eq "$(awk "\$1 == \"0.105\" || \$1 == \"0.955\" { print \$3 }" keepr/refaults-sideA.dat | sort -u)" "NaN" "uncovered bins" &&
+	# r3 alone: 900 pages from 0.25 to 0.85 s; its bins sum to that
+	assert_eq "$(awk "!/^#/ && \$3 != \"NaN\" { s += \$3 * 0.01 } END { printf \"%.0f\", s }" keepr/refaults-c.dat)" 900 "sum of r3" &&
+	grep -q "10 ms bins, the same in every run" keepr/refaults-a.dat &&
+	# one run a side keeps the rate per sampling interval
+	vmscope plot r1.db refaults --compare r3.db -o r13.png --keep keep13 2> r13.err &&
+	assert_eq "$(awk "\$1 ~ /^[0-9]/ { print \$1, \$3 }" keep13/refaults-b.dat)" "0.4 1000
+0.7 2000" "intervals of r3"
+'
+
 test_expect_success GNUPLOT 'groups: a kind that does not take them says so; one run a side is the overlay' '
 	rc=0 &&
 	vmscope plot k.db k3.db kswapd --compare k5.db -o gk.png 2> gk.err || rc=$? &&
 	assert_eq "$rc" 2 "exit status" &&
-	grep -q "the kswapd figure does not take groups (scan and stalls do)" gk.err &&
+	grep -q "the kswapd figure does not take groups (scan, stalls and refaults do)" gk.err &&
 	vmscope plot k.db scan --compare k5.db -o one.png --keep keep1 2> one.err &&
 	grep -q "data_a=.scan-a.dat.; data_b=.scan-b.dat.;.* spread=0;" one.err
 '
