@@ -111,6 +111,7 @@ LIB_OBJS += plots/kind-refaults.o
 LIB_OBJS += plots/kind-replay.o
 LIB_OBJS += plots/kind-scan.o
 LIB_OBJS += plots/kind-shrinkers.o
+LIB_OBJS += plots/sample-series.o
 LIB_OBJS += plots/kind-stalls.o
 LIB_OBJS += plots/kind-whatif.o
 LIB_OBJS += lib/error.o

@@ -566,7 +566,7 @@ int cmd_plot(int argc, const char **argv)
 		free(gnuplot);
 		free(plotdir);
 		return cli_usage_error(opts, &plot_help, "several runs a side: the %s figure does not"
-				       " take groups (scan, stalls and refaults do)", kind->name);
+				       " take groups (scan, stalls, refaults and ratio do)", kind->name);
 	}
 	if (groups) {
 		for (int i = 0; i < ngroup[0] + ngroup[1]; i++) {

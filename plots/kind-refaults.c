@@ -21,75 +21,50 @@
 
 #define NSERIES 4	/* refault anon, refault file, activate anon, activate file */
 
-struct sample {
-	long long ts;
-	long long v[NSERIES];
-	int known[NSERIES];
-};
-
-struct samples {
-	struct sample *s;
-	int n, alloc;
-	int any;		/* some sample has some counter */
-};
-
-/* The run's /proc/vmstat samples in its window. Return: 0, or -1 with vms_error set. */
-static int load_samples(struct plot_run *r, struct samples *S)
+/*
+ * The run's /proc/vmstat samples in its window, as NSERIES series: a
+ * kernel before 5.9 has one workingset_refault/_activate (file only),
+ * read as the file series. Return: 0, or -1 with vms_error set.
+ */
+static int load_samples(struct plot_run *r, struct plot_series *S)
 {
-	/* anon, file, old single counter (file only before 5.9), for refault and activate */
+	/* anon, file, old single counter, for refault and activate */
 	static const char *const names[] = {
 		"workingset_refault_anon", "workingset_refault_file", "workingset_refault",
 		"workingset_activate_anon", "workingset_activate_file", "workingset_activate",
 	};
 	sqlite3_stmt *st = plot_samples_query(r, "vmstat", names, 6);
-	int rc, k;
+	int any = 0;
 
-	if (!st)
+	if (!st || plot_series_load(r, st, 6, S))
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct sample *x;
+	for (int i = 0; i < S->n; i++) {
+		struct plot_sample *x = &S->s[i];
 
-		if (S->n == S->alloc) {
-			int n = S->alloc ? 2 * S->alloc : 256;
-			struct sample *s2 = realloc(S->s, n * sizeof(*s2));
+		for (int k = 0; k < NSERIES; k++) {
+			int c = (k / 2) * 3 + (k % 2 ? 1 : 0);
 
-			if (!s2) {
-				sqlite3_finalize(st);
-				return vms_error("out of memory");
-			}
-			S->s = s2;
-			S->alloc = n;
-		}
-		x = &S->s[S->n++];
-		x->ts = sqlite3_column_int64(st, 0);
-		for (k = 0; k < NSERIES; k++) {
-			int anon = k % 2 == 0, c = 1 + (k / 2) * 3 + (anon ? 0 : 1);
-
-			if (!anon && !plot_col_known(st, c))
+			if (k % 2 && !x->known[c])
 				c++;	/* the pre-5.9 counter */
-			x->known[k] = plot_col_known(st, c);
-			x->v[k] = sqlite3_column_int64(st, c);
-			S->any |= x->known[k];
+			x->v[k] = x->v[c];
+			x->known[k] = x->known[c];
+			any |= x->known[k];
 		}
 	}
-	if (rc != SQLITE_DONE)
-		rc = plot_sql_error(r);
-	else if (S->n < 2)
-		rc = plot_no_samples(r, "refaults", "fewer than two /proc/vmstat samples");
-	else if (!S->any)
-		rc = vms_error("'refaults': the /proc/vmstat samples of '%s' have no workingset_refault"
-			       " or workingset_activate counters", r->path);
-	else
-		rc = 0;
-	sqlite3_finalize(st);
-	return rc;
+	S->ncols = NSERIES;
+	if (S->n < 2)
+		return plot_no_samples(r, "refaults", "fewer than two /proc/vmstat samples");
+	if (!any)
+		return vms_error("'refaults': the /proc/vmstat samples of '%s' have no"
+				 " workingset_refault or workingset_activate counters", r->path);
+	return 0;
 }
 
 /* One row per interval between consecutive samples, at its middle. */
-static void write_intervals(struct dat *d, struct plot_run *r, const struct samples *S)
+static void write_intervals(struct dat *d, struct plot_run *r, const struct plot_series *S)
 {
 	for (int i = 1; i < S->n; i++) {
-		const struct sample *a = &S->s[i - 1], *b = &S->s[i];
+		const struct plot_sample *a = &S->s[i - 1], *b = &S->s[i];
 		double dt = (b->ts - a->ts) / 1e9;
 
 		if (b->ts <= a->ts)
@@ -101,41 +76,9 @@ static void write_intervals(struct dat *d, struct plot_run *r, const struct samp
 	}
 }
 
-/*
- * Counter @k at @t, read between the two samples around it; @i is the index
- * to start looking from (advanced, the times asked only grow).
- * Return: 1 with *@v set, 0 when @t is outside the samples, a counter is
- * missing there or it went down (a reset).
- */
-static int counter_at(const struct samples *S, int k, long long t, int *i, double *v)
-{
-	const struct sample *a, *b;
-
-	while (*i + 1 < S->n && S->s[*i + 1].ts < t)
-		(*i)++;
-	if (*i + 1 >= S->n || S->s[*i].ts > t)
-		return 0;
-	a = &S->s[*i];
-	b = &S->s[*i + 1];
-	if (!a->known[k] || !b->known[k] || b->v[k] < a->v[k] || b->ts <= a->ts)
-		return 0;
-	*v = a->v[k] + (double)(b->v[k] - a->v[k]) * (t - a->ts) / (b->ts - a->ts);
-	return 1;
-}
-
-/* Was counter @k reset (did it go down) between the samples spanning [t0, t1]? */
-static int reset_inside(const struct samples *S, int k, long long t0, long long t1)
-{
-	for (int i = 1; i < S->n; i++)
-		if (S->s[i].ts > t0 && S->s[i - 1].ts < t1 && S->s[i].known[k] &&
-		    S->s[i - 1].known[k] && S->s[i].v[k] < S->s[i - 1].v[k])
-			return 1;
-	return 0;
-}
-
 /* One row per time bin of @b, at its middle; NaN where the samples do not cover the bin. */
 static void write_bins(struct dat *d, const struct plot_bins *b, struct plot_run *r,
-		       const struct samples *S)
+		       const struct plot_series *S)
 {
 	int nbins = plot_bins_count(b, r), from[NSERIES] = { 0 };
 
@@ -146,14 +89,11 @@ static void write_bins(struct dat *d, const struct plot_bins *b, struct plot_run
 		plot_bin_span(b, r, i, &s0, &w);
 		dat_num(d, 1, 1, s0 + w / 2);
 		for (int k = 0; k < NSERIES; k++) {
-			long long t1 = t0 + (long long)(w * 1e9);
-			int j = from[k], ok;
-			double c0 = 0, c1 = 0;
+			double change = 0;
+			int ok = plot_series_change(S, k, t0, t0 + (long long)(w * 1e9), &from[k],
+						    &change);
 
-			ok = counter_at(S, k, t0, &j, &c0);
-			from[k] = j;
-			ok = ok && counter_at(S, k, t1, &j, &c1) && !reset_inside(S, k, t0, t1);
-			dat_num(d, 0, ok, (c1 - c0) / w);
+			dat_num(d, 0, ok, change / w);
 		}
 		dat_row_end(d);
 	}
@@ -162,7 +102,7 @@ static void write_bins(struct dat *d, const struct plot_bins *b, struct plot_run
 static int refaults_run(struct plot_job *job, int i, const struct plot_bins *b)
 {
 	struct plot_run *r = job->run[i];
-	struct samples S = { 0 };
+	struct plot_series S = { 0 };
 	struct dat d;
 	int rc;
 
@@ -170,11 +110,11 @@ static int refaults_run(struct plot_job *job, int i, const struct plot_bins *b)
 			  " workingset_activate_anon, workingset_activate_file"))
 		return -1;
 	if (load_samples(r, &S)) {
-		free(S.s);
+		plot_series_release(&S);
 		return -1;
 	}
 	if (dat_open(&d, job, "refaults", i)) {
-		free(S.s);
+		plot_series_release(&S);
 		return -1;
 	}
 	dat_block(&d, b ? "refault and activation rates per time bin, at the middle of each bin" :
@@ -194,7 +134,7 @@ static int refaults_run(struct plot_job *job, int i, const struct plot_bins *b)
 	}
 	dat_comment(&d, "kernels before 5.9 have one workingset_refault/_activate (file only)");
 	rc = 0;
-	free(S.s);
+	plot_series_release(&S);
 	return dat_close(&d, rc);
 }
 

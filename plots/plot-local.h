@@ -96,4 +96,42 @@ int plot_bin_of(const struct plot_bins *b, const struct plot_run *r, long long i
 void plot_bin_span(const struct plot_bins *b, const struct plot_run *r, int i, double *t0,
 		   double *w);
 
+/* --- counter samples as series (sample-series.c), for group figures --- */
+
+#define PLOT_SERIES_MAX 8
+
+struct plot_sample {
+	long long ts;
+	long long v[PLOT_SERIES_MAX];
+	int known[PLOT_SERIES_MAX];
+};
+
+struct plot_series {
+	struct plot_sample *s;
+	int n, alloc, ncols;
+};
+
+/*
+ * plot_series_load() - the rows of @st (ts, then @ncols counters, as
+ * plot_samples_query() gives them) into @S; @st is finalized.
+ * Return: 0, or -1 with vms_error set (@S is then empty).
+ */
+int plot_series_load(struct plot_run *r, sqlite3_stmt *st, int ncols, struct plot_series *S);
+void plot_series_release(struct plot_series *S);
+/*
+ * plot_series_at() - counter @k at time @t (ns), read between the samples
+ * around it by linear interpolation. @i: the sample index to search from,
+ * advanced (ask for times in order; start at 0).
+ * Return: 1 with *@v set; 0 when no two samples with the counter bracket @t.
+ */
+int plot_series_at(const struct plot_series *S, int k, long long t, int *i, double *v);
+/*
+ * plot_series_change() - how much cumulative counter @k grew from @t0 to
+ * @t1, both read as plot_series_at() does. Return: 1 with *@change set; 0
+ * when either end is not bracketed or the counter went down (a reset) or is
+ * missing in a sample in between.
+ */
+int plot_series_change(const struct plot_series *S, int k, long long t0, long long t1, int *i,
+		       double *change);
+
 #endif

@@ -4,8 +4,8 @@
 # each reclaimer as the kernel does (memcg limit reclaim is memcg, not
 # direct); plot refuses to overwrite an existing output without -f; a text
 # plot can be 72 columns wide (down to 60); `plot A1.db ... scan --compare
-# B1.db ...` draws each side's mean with its spread (scan, stalls and
-# refaults, whose rates then go by time bins the same in every run).
+# B1.db ...` draws each side's mean with its spread (scan, stalls, and
+# refaults and ratio, whose counters then go by time bins the same in every run).
 
 . "$(dirname "$0")/test-lib.sh"
 
@@ -157,11 +157,41 @@ test_expect_success GNUPLOT,SQLITE3 'refaults of groups: rates per time bin, the
 0.7 2000" "intervals of r3"
 '
 
+# ratio of groups: vmstat samples at 0.25 and 0.75 s of the run (4 KiB pages,
+# 256 a MiB), the file LRU 1024 + 1024 pages (8 MiB) throughout; slab
+# reclaimable 256 -> 768 pages in run 1, 512 in run 2. At the middle of the
+# 10 ms bin [0.50, 0.51), 0.505 s, run 1 has 256 + 512 * 0.51 = 517.12 pages
+# = 2.02 MiB (ratio 517.12/2048 = 0.2525), run 2 2 MiB (0.25): mean 2.01,
+# lo 2, hi 2.02; ratio mean 0.25125. Bins outside [0.25, 0.75] are NaN.
+test_expect_success GNUPLOT,SQLITE3 'ratio of groups: each size read at the middle of the same bins in every run' '
+	for f in 1 2; do
+		cp k.db q$f.db &&
+		sql q$f.db "
+			INSERT INTO counter_sample VALUES (1, 1250000000, 1250000100, '"'vmstat'"', '"''"');
+			INSERT INTO counter_sample VALUES (2, 1750000000, 1750000100, '"'vmstat'"', '"''"');
+			INSERT INTO counter_value SELECT id, '"'nr_slab_unreclaimable'"', 0 FROM counter_sample;
+			INSERT INTO counter_value SELECT id, '"'nr_active_file'"', 1024 FROM counter_sample;
+			INSERT INTO counter_value SELECT id, '"'nr_inactive_file'"', 1024 FROM counter_sample;
+			INSERT INTO counter_value VALUES (1, '"'nr_slab_reclaimable'"', CASE $f WHEN 1 THEN 256 ELSE 512 END);
+			INSERT INTO counter_value VALUES (2, '"'nr_slab_reclaimable'"', CASE $f WHEN 1 THEN 768 ELSE 512 END);" &&
+		vmscope upgrade -q --rederive q$f.db || return 1
+	done &&
+	vmscope plot q1.db q2.db ratio --compare q1.db -o gq.png --keep keepq 2> gq.err &&
+	grep -q "data_a=.ratio-sideA.dat.; data_b=.ratio-sideB.dat.;.* spread=1;" gq.err &&
+	# columns: time, slab_reclaimable (2) ... ratio_reclaimable (5); lo_ 5 further, hi_ 10
+	assert_eq "$(awk "\$1 == \"0.505\" { print \$2, \$7, \$12, \$5 }" keepq/ratio-sideA.dat)" "2.01 2 2.02 0.25125" "bin at 0.505 s" &&
+	assert_eq "$(awk "\$1 == \"0.105\" || \$1 == \"0.805\" { print \$2 }" keepq/ratio-sideA.dat | sort -u)" "NaN" "bins no samples bracket" &&
+	# one run a side: one row per sample, as before
+	vmscope plot q1.db ratio --compare q2.db -o q12.png --keep keepq12 2> q12.err &&
+	assert_eq "$(awk "\$1 ~ /^[0-9]/ { print \$1, \$2 }" keepq12/ratio-a.dat)" "0.25 1
+0.75 3" "samples of q1"
+'
+
 test_expect_success GNUPLOT 'groups: a kind that does not take them says so; one run a side is the overlay' '
 	rc=0 &&
 	vmscope plot k.db k3.db kswapd --compare k5.db -o gk.png 2> gk.err || rc=$? &&
 	assert_eq "$rc" 2 "exit status" &&
-	grep -q "the kswapd figure does not take groups (scan, stalls and refaults do)" gk.err &&
+	grep -q "the kswapd figure does not take groups (scan, stalls, refaults and ratio do)" gk.err &&
 	vmscope plot k.db scan --compare k5.db -o one.png --keep keep1 2> one.err &&
 	grep -q "data_a=.scan-a.dat.; data_b=.scan-b.dat.;.* spread=0;" one.err
 '
