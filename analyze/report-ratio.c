@@ -272,6 +272,9 @@ static int summary_table(struct vms_window *ctx, struct out *o, struct series *s
 		   "SwapCached and Buffers, so the meminfo forms differ from the vmstat ones");
 	if (!meminfo_samples)
 		table_note(t, "no /proc/meminfo sample in the window: the meminfo rows are empty");
+	table_note(t, "scope: the whole machine (/proc/vmstat, /proc/meminfo): slab is shared by "
+		   "every memcg; a cgroup v1 memory.stat has no slab counters, so there is no "
+		   "memcg form of the ratio");
 	for (i = 0; i < ns; i++)
 		if (s[i].nulls)
 			table_note(t, "%s: %d sample(s) without a value (missing counter or a zero "

@@ -300,6 +300,9 @@ test_expect_success SQLITE3 'refaults: the totals of the recorded memcg, in a ta
 	grep -F "scope: the memcg /sys/fs/cgroup/memory/w only" cg.txt &&
 	grep -F "5 counter(s) not in this memcg" cg.txt &&
 	grep -F "scope: the whole machine (/proc/vmstat)" cg.txt &&
+	# the ratio has no memcg form (no slab in a v1 memory.stat), and says its scope
+	vmscope report cg.db ratio --table summary > cgr.txt &&
+	grep -F "scope: the whole machine (/proc/vmstat, /proc/meminfo)" cgr.txt &&
 	# the machine-wide totals are those of the table before: the memcg changes none of them
 	vmscope report cg.db refaults --table totals --format csv > m1.csv &&
 	vmscope report new.db refaults --table totals --format csv > m2.csv &&
