@@ -174,7 +174,7 @@ int cmd_record(int argc, const char **argv)
 	long long memory_limit = 0;
 	int swappiness = -1, swappiness_seen = 0;
 	struct memcg_run *cg = NULL;
-	double duration = 0, interval_ms = 100, t0, last_status = 0, last_commit, capture_cpu;
+	double duration = 0, interval_ms = 100, t0, last_status = 0, last_commit, capture_cpu, decode_start, decode_wall = 0;
 	int force = 0, quiet = 0, rc = 1, child_status = 0, tty = isatty(2), decode_tried = 0;
 	int remove_instance = 0;
 	struct live_session *live = NULL;
@@ -396,9 +396,11 @@ int cmd_record(int argc, const char **argv)
 	    live_store_losses(live, db))
 		goto fail_live;
 	capture_cpu = cpu_seconds();
+	decode_start = vms_now();
 	decode_tried = 1;
 	if (live_decode(live, quiet) || vms_sink_finish(sink) || vms_db_finish(db, NULL))
 		goto fail_live;
+	decode_wall = vms_now() - decode_start;
 	if (!quiet) {
 		note("recorded %llu events and %llu counter samples into %s%s%s%s",
 		     (unsigned long long)live_events(live),
@@ -407,6 +409,10 @@ int cmd_record(int argc, const char **argv)
 		     stop_signal ? ")" : "");
 		note("CPU time: %.2f s while recording, %.2f s decoding after it",
 		     capture_cpu, cpu_seconds() - capture_cpu);
+		if (decode_wall > 0 && live_events(live))
+			note("decoding after the stop: %.2f s, %.0f events/s (and the derived "
+			     "tables and indexes)", decode_wall,
+			     (double)live_events(live) / decode_wall);
 		if (vms_sink_lost_total(sink))
 			note("the kernel lost %llu events (table lost_events): enlarge --buffer-kb "
 			     "or shorten --interval", (unsigned long long)vms_sink_lost_total(sink));

@@ -125,6 +125,7 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'SIGINT during a busy recording k
 	grep -q "stopped by Interrupt" int.err
 	# pages were spooled while recording and decoded after it; the spool is gone
 	grep -q "CPU time: [0-9.]* s while recording, [0-9.]* s decoding after it" int.err
+	grep -q "decoding after the stop: [0-9.]* s, [0-9]* events/s" int.err
 	test -z "$(ls int.db.spool-* 2>/dev/null)"
 	no_instance_left
 '
