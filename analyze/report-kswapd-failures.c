@@ -215,7 +215,9 @@ int report_kswapd_failures(struct vms_window *ctx, struct out *o)
 	table_column(t, "evidence", NULL, 0);
 	table_note(t, "status: 'episode' = the node was hopeless (node_unreclaimable, or >= %d "
 		   "consecutive zero-reclaim kswapd runs); 'partial' = %d-%d such runs; 'signal' = "
-		   "direct reclaim without kswapd; no end (-) = still so at the end of the data",
+		   "direct reclaim without kswapd; 'retry' = kswapd restarted its priority loop after a "
+		   "sweep to priority 1 that reclaimed nothing; no end (-) = still so at the end of "
+		   "the data",
 		   VMS_KSWAPD_HOPELESS_RUNS, VMS_KSWAPD_PARTIAL_RUNS, VMS_KSWAPD_HOPELESS_RUNS - 1);
 	table_note(t, "episodes are found over the whole run and listed when they overlap the "
 		   "window; times are seconds from the start of the run; rules in "
