@@ -23,7 +23,13 @@
  * has started (pageoutrun grows); it is held untouched for --hold seconds.
  * With --cycles N, each time kswapd is done (pgscan_kswapd unchanged for a
  * second) --cycle-mib of the oldest chunks (swapped out first) are unmapped
- * and new ones allocated down to the low watermarks, which wakes kswapd again. The swap space must be
+ * and new ones allocated down to the low watermarks, which wakes kswapd again,
+ * after a quiet moment (--quiet): a file refault anywhere on the node since
+ * kswapd's last run turns cache_trim_mode off for the next one. The pinned
+ * file must also outweigh the watermarks: with file + free below the sum of
+ * the high watermarks, prepare_scan_control() sets file_is_tiny and kswapd
+ * scans anon only (4 GiB against about 4.9 GiB of high watermarks with
+ * vm.watermark_scale_factor 1000 on 24 GiB). The swap space must be
  * set up beforehand (samples/run-scenario trim-retry does it).
  *
  * Safety: it never lets MemFree fall below --floor-mib, nor a zone of 256 MiB
@@ -64,6 +70,9 @@ static const char usage[] =
 	"  --hold S          seconds to hold once kswapd runs (default 20)\n"
 	"  --cycles N        times to wake kswapd again once it is done (default 0)\n"
 	"  --cycle-mib N     anon unmapped (oldest first) before each cycle (default 2048)\n"
+	"  --quiet S         before each cycle, wait for S seconds without a file refault\n"
+	"                    activation (workingset_activate_file; default 2)\n"
+	"  --quiet-timeout S but not longer than S seconds (default 30)\n"
 	"  --wake-timeout S  give up waiting for kswapd after S seconds (default 120)\n"
 	"  --chunk-mib N     anon allocation step (default 64)\n"
 	"  --floor-mib N     least MemFree kept (default 1536)\n"
@@ -363,7 +372,8 @@ static void sleep_ms(long ms)
 }
 
 struct opts {
-	long hold, cycles, cycle_mib, wake_timeout, chunk_mib, floor_mib, margin_pages, max_anon_mib;
+	long hold, cycles, cycle_mib, quiet, quiet_timeout, wake_timeout, chunk_mib, floor_mib;
+	long margin_pages, max_anon_mib;
 };
 
 /* Read the zones and give memory back while a floor is crossed. Return: chunks given back. */
@@ -455,6 +465,36 @@ static int hold(const struct opts *o, const struct base *b, double secs, int unt
 	return 0;
 }
 
+/*
+ * Wait until no file refault has activated a page for @quiet seconds (at
+ * most @timeout): any such refault since kswapd's last run sets
+ * DEACTIVATE_FILE in prepare_scan_control(), and with it cache_trim_mode is
+ * off for that whole run. Return: 1 quiet, 0 timed out.
+ */
+static int wait_quiet(long quiet, long timeout, const struct base *b)
+{
+	double start = now(), since = now();
+	long act = vmstat("workingset_activate_file");
+
+	while (now() - since < quiet) {
+		long a;
+
+		if (now() - start > timeout) {
+			status("no quiet moment: file refaults went on", b);
+			return 0;
+		}
+		sleep_ms(100);
+		a = vmstat("workingset_activate_file");
+		if (a != act) {
+			act = a;
+			since = now();
+		}
+	}
+	printf("trim-retry: quiet: no file refault activation for %ld s (waited %.1f s)\n", quiet,
+	       now() - start);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -464,6 +504,8 @@ int main(int argc, char **argv)
 		{ "hold", required_argument, NULL, 'H' },
 		{ "cycles", required_argument, NULL, 'C' },
 		{ "cycle-mib", required_argument, NULL, 'm' },
+		{ "quiet", required_argument, NULL, 'q' },
+		{ "quiet-timeout", required_argument, NULL, 'Q' },
 		{ "wake-timeout", required_argument, NULL, 'w' },
 		{ "chunk-mib", required_argument, NULL, 'c' },
 		{ "floor-mib", required_argument, NULL, 'f' },
@@ -472,8 +514,8 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct opts o = { .hold = 20, .cycle_mib = 2048, .wake_timeout = 120, .chunk_mib = 64,
-			  .floor_mib = 1536 };
+	struct opts o = { .hold = 20, .cycle_mib = 2048, .quiet = 2, .quiet_timeout = 30,
+			  .wake_timeout = 120, .chunk_mib = 64, .floor_mib = 1536 };
 	long pin_mib = 4096, pipe_mib = 1, margin_mib = 512, backoffs = 0, cycle;
 	const char *path = NULL;
 	struct base b;
@@ -487,6 +529,8 @@ int main(int argc, char **argv)
 		case 'H': o.hold = parse_num("--hold", optarg, 0); break;
 		case 'C': o.cycles = parse_num("--cycles", optarg, 0); break;
 		case 'm': o.cycle_mib = parse_num("--cycle-mib", optarg, 1); break;
+		case 'q': o.quiet = parse_num("--quiet", optarg, 0); break;
+		case 'Q': o.quiet_timeout = parse_num("--quiet-timeout", optarg, 0); break;
 		case 'w': o.wake_timeout = parse_num("--wake-timeout", optarg, 1); break;
 		case 'c': o.chunk_mib = parse_num("--chunk-mib", optarg, 1); break;
 		case 'f': o.floor_mib = parse_num("--floor-mib", optarg, 256); break;
@@ -549,6 +593,7 @@ int main(int argc, char **argv)
 
 		if (!hold(&o, &b, o.wake_timeout, 1, &backoffs))
 			break;
+		wait_quiet(o.quiet, o.quiet_timeout, &b);
 		/* the oldest chunks went to swap first: unmap them, then allocate anew */
 		for (n = 0; n < o.cycle_mib / o.chunk_mib && chunk_end - chunk_first > 1; n++)
 			give_back_oldest();
