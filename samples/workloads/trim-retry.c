@@ -29,7 +29,9 @@
  * file must also outweigh the watermarks: with file + free below the sum of
  * the high watermarks, prepare_scan_control() sets file_is_tiny and kswapd
  * scans anon only (4 GiB against about 4.9 GiB of high watermarks with
- * vm.watermark_scale_factor 1000 on 24 GiB). The swap space must be
+ * vm.watermark_scale_factor 1000 on 24 GiB). With --pressure S the node is
+ * then kept at its low watermarks for S seconds, so that kswapd runs back to
+ * back, each run starting right after the previous one's refault snapshot. The swap space must be
  * set up beforehand (samples/run-scenario trim-retry does it).
  *
  * Safety: it never lets MemFree fall below --floor-mib, nor a zone of 256 MiB
@@ -73,6 +75,9 @@ static const char usage[] =
 	"  --quiet S         before each cycle, wait for S seconds without a file refault\n"
 	"                    activation (workingset_activate_file; default 2)\n"
 	"  --quiet-timeout S but not longer than S seconds (default 30)\n"
+	"  --pressure S      after the cycles, keep the node at its low watermarks for S\n"
+	"                    seconds (oldest chunks unmapped, new ones allocated as kswapd\n"
+	"                    frees memory): kswapd runs back to back (default 0)\n"
 	"  --wake-timeout S  give up waiting for kswapd after S seconds (default 120)\n"
 	"  --chunk-mib N     anon allocation step (default 64)\n"
 	"  --floor-mib N     least MemFree kept (default 1536)\n"
@@ -373,7 +378,7 @@ static void sleep_ms(long ms)
 
 struct opts {
 	long hold, cycles, cycle_mib, quiet, quiet_timeout, wake_timeout, chunk_mib, floor_mib;
-	long margin_pages, max_anon_mib;
+	long pressure, margin_pages, max_anon_mib;
 };
 
 /* Read the zones and give memory back while a floor is crossed. Return: chunks given back. */
@@ -495,6 +500,39 @@ static int wait_quiet(long quiet, long timeout, const struct base *b)
 	return 1;
 }
 
+/*
+ * Keep the node at its low watermarks for @secs: whenever a zone is back
+ * above low (kswapd freed memory), unmap the oldest chunk and allocate a new
+ * one, a few per 100 ms, so that kswapd runs back to back (each run then
+ * starts just after the last one's refault snapshot). Return: chunks swapped.
+ */
+static long pressure(const struct opts *o, const struct base *b, double secs, long *backoffs)
+{
+	double end = now() + secs, last = 0;
+	long n = 0;
+
+	while (now() < end) {
+		int k;
+
+		sleep_ms(100);
+		*backoffs += keep_floor(o, b);
+		for (k = 0; k < 8 && !all_below_low() && !at_floor(o->margin_pages, o->floor_mib); k++) {
+			if (chunk_end - chunk_first > 1)
+				give_back_oldest();
+			if (grab())
+				break;
+			n++;
+			if (read_zoneinfo())
+				die("cannot read /proc/zoneinfo", NULL);
+		}
+		if (now() - last >= 1) {
+			status("pressure", b);
+			last = now();
+		}
+	}
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -505,6 +543,7 @@ int main(int argc, char **argv)
 		{ "cycles", required_argument, NULL, 'C' },
 		{ "cycle-mib", required_argument, NULL, 'm' },
 		{ "quiet", required_argument, NULL, 'q' },
+		{ "pressure", required_argument, NULL, 'r' },
 		{ "quiet-timeout", required_argument, NULL, 'Q' },
 		{ "wake-timeout", required_argument, NULL, 'w' },
 		{ "chunk-mib", required_argument, NULL, 'c' },
@@ -530,6 +569,7 @@ int main(int argc, char **argv)
 		case 'C': o.cycles = parse_num("--cycles", optarg, 0); break;
 		case 'm': o.cycle_mib = parse_num("--cycle-mib", optarg, 1); break;
 		case 'q': o.quiet = parse_num("--quiet", optarg, 0); break;
+		case 'r': o.pressure = parse_num("--pressure", optarg, 0); break;
 		case 'Q': o.quiet_timeout = parse_num("--quiet-timeout", optarg, 0); break;
 		case 'w': o.wake_timeout = parse_num("--wake-timeout", optarg, 1); break;
 		case 'c': o.chunk_mib = parse_num("--chunk-mib", optarg, 1); break;
@@ -600,6 +640,9 @@ int main(int argc, char **argv)
 		printf("trim-retry: cycle %ld: %ld oldest chunks unmapped\n", cycle + 1, n);
 		fill(&o, &b);
 	}
+	if (o.pressure)
+		printf("trim-retry: pressure: %ld chunks renewed in %ld s\n",
+		       pressure(&o, &b, o.pressure, &backoffs), o.pressure);
 	hold(&o, &b, o.hold, 0, &backoffs);
 	status("end", &b);
 	printf("trim-retry: kswapd ran; %ld cycles; %ld chunks given back to stay above the floors\n",
