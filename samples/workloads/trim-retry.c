@@ -57,6 +57,7 @@
 
 #define WORKLOAD "trim-retry"
 #include "workload.h"
+#include "zones.h"
 
 static const char usage[] =
 	"usage: trim-retry --file PATH [options]\n"
@@ -89,88 +90,15 @@ static const char usage[] =
 	"Exit status: 0 done (kswapd ran), 1 error, 2 usage error, 3 kswapd did not\n"
 	"run before a floor, --max-anon-mib or --wake-timeout was reached.\n";
 
-#define MAX_ZONES 8
 #define MAX_CHUNKS 65536
 #define MAX_PIPES 65536
 
-struct zone {
-	char name[48];
-	long free, min, low, high, managed, protect_top;
-	int unreclaimable;
-};
-
-static struct zone zones[MAX_ZONES];
-static int nzones;
-static long page_kb;
 static char *chunks[MAX_CHUNKS];
 static int chunk_first, chunk_end;	/* live chunks: [chunk_first, chunk_end) */
 static size_t chunk_len;
 static int pipes[MAX_PIPES];		/* read ends of the pinning pipes */
 static int npipes;
 static long pinned_bytes;
-
-/* The populated zones of /proc/zoneinfo; protect_top: reserve against the top zone. */
-static int read_zoneinfo(void)
-{
-	char line[512], name[16];
-	FILE *f = fopen("/proc/zoneinfo", "r");
-	struct zone z;
-	int have = 0, node, unrecl;
-	long v;
-
-	if (!f)
-		return -1;
-	nzones = 0;
-	memset(&z, 0, sizeof(z));
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "Node %d, zone %15s", &node, name) == 2) {
-			if (have && z.managed > 0 && nzones < MAX_ZONES)
-				zones[nzones++] = z;
-			memset(&z, 0, sizeof(z));
-			snprintf(z.name, sizeof(z.name), "node%d/%s", node, name);
-			have = 1;
-		} else if (sscanf(line, " pages free %ld", &v) == 1) {
-			z.free = v;
-		} else if (sscanf(line, " min %ld", &v) == 1) {
-			z.min = v;
-		} else if (sscanf(line, " low %ld", &v) == 1) {
-			z.low = v;
-		} else if (sscanf(line, " high %ld", &v) == 1) {
-			z.high = v;
-		} else if (sscanf(line, " managed %ld", &v) == 1) {
-			z.managed = v;
-		} else if (sscanf(line, " node_unreclaimable: %d", &unrecl) == 1) {
-			z.unreclaimable = unrecl;
-		} else if (strstr(line, "protection: (")) {
-			char *p = strrchr(line, ',');
-			char *q = strchr(line, '(');
-
-			z.protect_top = strtol(p ? p + 1 : q + 1, NULL, 10);
-		}
-	}
-	if (have && z.managed > 0 && nzones < MAX_ZONES)
-		zones[nzones++] = z;
-	fclose(f);
-	return nzones ? 0 : -1;
-}
-
-/* A /proc/vmstat counter, or -1. */
-static long vmstat(const char *name)
-{
-	char line[256], key[128];
-	long v, found = -1;
-	FILE *f = fopen("/proc/vmstat", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%127s %ld", key, &v) == 2 && !strcmp(key, name)) {
-			found = v;
-			break;
-		}
-	fclose(f);
-	return found;
-}
 
 /* A /proc/meminfo line ("MemFree", "Inactive(file)") in MiB, or -1. */
 static long meminfo_mib(const char *name)
@@ -195,60 +123,12 @@ static long memfree_mib(void)
 	return meminfo_mib("MemFree");
 }
 
-static long mib(long pages)
-{
-	return pages * page_kb / 1024;
-}
-
-/* Half-way between min and low, or --margin-mib above min, at most 3/4 of the way. */
-static long floor_of(const struct zone *z, long margin_pages)
-{
-	long gap = z->low - z->min, d = gap / 2;
-
-	if (d < margin_pages)
-		d = margin_pages;
-	if (d > gap * 3 / 4)
-		d = gap * 3 / 4;
-	return z->min + d;
-}
-
 /* Is a floor crossed: MemFree, or a zone of 256 MiB or more (DMA is kept out by its reserve)? */
 static int at_floor(long margin_pages, long floor_mib)
 {
 	long free = memfree_mib();
-	int i;
 
-	if (free >= 0 && free <= floor_mib)
-		return 1;
-	for (i = 0; i < nzones; i++)
-		if (zones[i].managed >= 256 * 1024 / page_kb &&
-		    zones[i].free <= floor_of(&zones[i], margin_pages))
-			return 1;
-	return 0;
-}
-
-/* Every zone below its low watermark, counting the reserve of lower zones. */
-static int all_below_low(void)
-{
-	int i, top = nzones - 1;
-
-	for (i = 0; i < nzones; i++) {
-		long mark = zones[i].low + (i == top ? 0 : zones[i].protect_top);
-
-		if (zones[i].free >= mark)
-			return 0;
-	}
-	return 1;
-}
-
-static int unreclaimable(void)
-{
-	int i;
-
-	for (i = 0; i < nzones; i++)
-		if (zones[i].unreclaimable)
-			return 1;
-	return 0;
+	return (free >= 0 && free <= floor_mib) || zone_at_floor(margin_pages) >= 0;
 }
 
 static long held_mib(void)
