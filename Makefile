@@ -72,6 +72,7 @@ LIB_OBJS += analyze/kf-direct-trace.o
 LIB_OBJS += analyze/kf-direct-vmstat.o
 LIB_OBJS += analyze/kf-unreclaimable.o
 LIB_OBJS += analyze/kf-zero-runs.o
+LIB_OBJS += analyze/kf-trim-retry.o
 LIB_OBJS += analyze/report-kswapd-failures.o
 LIB_OBJS += analyze/report-ratio.o
 LIB_OBJS += analyze/report-refaults.o

@@ -18,13 +18,13 @@
 #include "report.h"
 
 /* The row kinds, strongest first (rows of one start sort in this order). */
-enum kf_kind { KF_UNRECLAIMABLE, KF_ZERO_RUNS, KF_DIRECT };
+enum kf_kind { KF_UNRECLAIMABLE, KF_ZERO_RUNS, KF_DIRECT, KF_TRIM_RETRY };
 
 struct kf_episode {
 	int has_node;
 	long long node;
 	enum kf_kind kind;
-	const char *status;		/* 'episode', 'partial', 'signal' */
+	const char *status;		/* 'episode', 'partial', 'signal', 'retry' */
 	long long start, end;		/* ns, trace clock */
 	int has_end;
 	char *evidence;

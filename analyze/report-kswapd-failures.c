@@ -18,6 +18,9 @@
  *                         pgscan_direct rose and pgscan_kswapd did not
  *                         (machine-wide), and direct reclaim calls while the
  *                         node's kswapd was not awake (trace): 'signal'.
+ *  cache_trim retry       the trace: kswapd runs whose priority loop went to
+ *                         1 reclaiming nothing and started again (the 6.9+
+ *                         retry with cache_trim_mode off): 'retry'.
  *
  * This file keeps the episodes, sorts them, lists those that overlap the
  * window, with their own start and end (not clipped to the window), and
@@ -34,16 +37,17 @@
 
 /* The detectors, run in this order; one line each. */
 extern const struct kf_detector kf_detector_unreclaimable, kf_detector_zero_runs,
-	kf_detector_direct_vmstat, kf_detector_direct_trace;
+	kf_detector_direct_vmstat, kf_detector_direct_trace, kf_detector_trim_retry;
 static const struct kf_detector *const detectors[] = {
 	&kf_detector_unreclaimable,
 	&kf_detector_zero_runs,
 	&kf_detector_direct_vmstat,
 	&kf_detector_direct_trace,
+	&kf_detector_trim_retry,
 };
 
 static const char *const kind_name[] = { "node_unreclaimable", "zero-reclaim runs",
-					 "direct without kswapd" };
+					 "direct without kswapd", "cache_trim retry" };
 
 int kf_sql_fail(struct vms_window *ctx)
 {
@@ -211,7 +215,9 @@ int report_kswapd_failures(struct vms_window *ctx, struct out *o)
 	table_column(t, "evidence", NULL, 0);
 	table_note(t, "status: 'episode' = the node was hopeless (node_unreclaimable, or >= %d "
 		   "consecutive zero-reclaim kswapd runs); 'partial' = %d-%d such runs; 'signal' = "
-		   "direct reclaim without kswapd; no end (-) = still so at the end of the data",
+		   "direct reclaim without kswapd; 'retry' = kswapd restarted its priority loop after a "
+		   "sweep to priority 1 that reclaimed nothing; no end (-) = still so at the end of "
+		   "the data",
 		   VMS_KSWAPD_HOPELESS_RUNS, VMS_KSWAPD_PARTIAL_RUNS, VMS_KSWAPD_HOPELESS_RUNS - 1);
 	table_note(t, "episodes are found over the whole run and listed when they overlap the "
 		   "window; times are seconds from the start of the run; rules in "
