@@ -37,6 +37,7 @@
 #include "vms.h"
 #include "replay.h"
 #include "exact-inputs.h"
+#include "replay-summary.h"
 
 const char *const question_names[5] = {
 	"scan_balance", "deactivate_file", "deactivate_anon", "shrink_slab", "kswapd_retry",
@@ -163,14 +164,42 @@ struct eval_ctx {
 	struct eval_totals *tot;
 	const char *label;
 	int answers_only;		/* benchmark: no firmness (no answer asked again) */
+	int differences_only;		/* replay_result gets the differing answers only */
+	struct replay_summary *sum;	/* counts every answer, or NULL */
+	int policy_index;		/* of p in the summary: 0 the baseline */
+	const struct decision *first;	/* the decisions evaluated: indexes for the summary */
 };
 
-static int store(struct eval_ctx *e, long long id, int q, const char *kernel, const char *answer,
-		 int agrees, long long pages, int has_pages, enum vms_prov firm, int undecidable,
-		 int decisive)
+/* Count one answer in the summary, as replay_result's row of it would count. */
+static int summarize(struct eval_ctx *e, const struct decision *d, int q, const char *answer,
+		     int agrees, long long pages, int has_pages, enum vms_prov firm, int undecidable,
+		     int decisive)
+{
+	struct summary_answer a = {
+		.policy = e->policy_index, .decision = d - e->first, .question = q,
+		.reclaimer = d->reclaimer_index, .answer = answer, .agrees = undecidable ? -1 : !!agrees,
+		.pages = pages, .has_pages = has_pages, .firm = firm <= VMS_PROV_SAMPLED,
+		.decisive = decisive && !undecidable,
+	};
+
+	return summary_add(e->sum, &a);
+}
+
+/*
+ * One answer: counted in the totals and the summary, and stored in
+ * replay_result (only when it differs, with differences_only). @kernel and
+ * @answer must outlive the evaluation (string constants).
+ */
+static int store(struct eval_ctx *e, const struct decision *d, int q, const char *kernel,
+		 const char *answer, int agrees, long long pages, int has_pages, enum vms_prov firm,
+		 int undecidable, int decisive)
 {
 	sqlite3_stmt *st = e->insert;
+	long long id = d->id;
 
+	if (e->sum && summarize(e, d, q, answer, agrees, pages, has_pages, firm, undecidable,
+				decisive))
+		return -1;
 	e->tot->asked[q]++;
 	if (undecidable)
 		e->tot->undecidable[q]++;
@@ -182,14 +211,14 @@ static int store(struct eval_ctx *e, long long id, int q, const char *kernel, co
 		e->tot->decisive[q]++;
 		e->tot->agreed_decisive[q] += agrees != 0;
 	}
-	if (!st)
-		return 0;	/* benchmark: count only */
+	if (!st || (e->differences_only && (undecidable || agrees)))
+		return 0;	/* benchmark, or an answer that does not differ: count only */
 	sqlite3_reset(st);
 	sqlite3_bind_text(st, 1, e->label, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, id);
 	sqlite3_bind_text(st, 3, question_names[q], -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, kernel, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 5, answer, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, kernel, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, answer, -1, SQLITE_STATIC);
 	if (undecidable)
 		sqlite3_bind_null(st, 6);
 	else
@@ -328,17 +357,27 @@ static enum vms_prov firmness(struct eval_ctx *e, const struct vms_pass_input *i
 	return VMS_PROV_EXACT;
 }
 
-/* Store whether each trivial predictor of @q agrees on a decisive decision the kernel answered @seen. */
-static int score_trivial(struct eval_ctx *e, int q, const struct decision *d, int seen)
+/*
+ * Store whether each trivial predictor of @q agrees on a decisive decision
+ * the kernel answered @seen; @counted: the baseline's answer there is
+ * decisive too (replay_result.decisive), so the summary counts them.
+ */
+static int score_trivial(struct eval_ctx *e, int q, const struct decision *d, int seen, int counted)
 {
 	sqlite3_stmt *st = e->trivial;
 
 	for (int k = 0; st && k < N_TRIVIAL && trivial_name(q, k); k++) {
+		int agrees = trivial_answer(q, k, d) == seen;
+
+		if (e->sum && counted)
+			summary_trivial(e->sum, q, k, agrees);
+		if (e->differences_only)
+			continue;
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, d->id);
 		sqlite3_bind_text(st, 2, question_names[q], -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 3, trivial_name(q, k), -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 4, trivial_answer(q, k, d) == seen);
+		sqlite3_bind_int(st, 4, agrees);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			return vms_error("cannot store a trivial predictor's answer: %s",
 					 sqlite3_errmsg(e->sql));
@@ -367,9 +406,9 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 		else if (!(bits & 1) && (seen & 1))
 			pages = d->scanned[0];
 		decisive = question_decisive(Q_SCAN, d);
-		if (decisive && score_trivial(e, Q_SCAN, d, seen))
+		if (decisive && score_trivial(e, Q_SCAN, d, seen, !undecidable))
 			return -1;
-		if (store(e, d->id, Q_SCAN, types_name(seen), undecidable ? "undecidable" : types_name(bits),
+		if (store(e, d, Q_SCAN, types_name(seen), undecidable ? "undecidable" : types_name(bits),
 			  bits == seen, pages, !undecidable,
 			  undecidable ? VMS_PROV_UNKNOWN : firmness(e, in, Q_SCAN, bits), undecidable,
 			  decisive))
@@ -387,9 +426,9 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 		undecidable = want == VMS_UNDECIDABLE;
 		did = d->scanned[file ? 3 : 1] > 0;
 		decisive = question_decisive(q, d);
-		if (decisive && score_trivial(e, q, d, did))
+		if (decisive && score_trivial(e, q, d, did, !undecidable))
 			return -1;
-		if (store(e, d->id, q, did ? "aged" : "kept",
+		if (store(e, d, q, did ? "aged" : "kept",
 			  undecidable ? "undecidable" : want ? "aged" : "kept", want == did,
 			  active >> in->priority, 1, undecidable ? VMS_PROV_UNKNOWN : firmness(e, in, q, want),
 			  undecidable, decisive))
@@ -401,9 +440,9 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 		/* no shrinker event: not called, or called with nothing to free */
 		undecidable = want == VMS_UNDECIDABLE || (want && !did);
 		decisive = question_decisive(Q_SLAB, d);
-		if (decisive && did && score_trivial(e, Q_SLAB, d, did))
+		if (decisive && did && score_trivial(e, Q_SLAB, d, did, !undecidable))
 			return -1;
-		if (store(e, d->id, Q_SLAB, did ? "shrink" : "no shrinker call seen",
+		if (store(e, d, Q_SLAB, did ? "shrink" : "no shrinker call seen",
 			  want == VMS_UNDECIDABLE ? "undecidable" : want ? "shrink" : "skip",
 			  want == did || (!want && !did), 0, 0, VMS_PROV_EXACT, undecidable,
 			  decisive && did))
@@ -430,14 +469,14 @@ static int eval_run(struct eval_ctx *e, const struct decision *d)
 	want = ask_retry(e, &run);
 	undecidable = want == VMS_UNDECIDABLE;
 	decisive = question_decisive(Q_RETRY, d);
-	if (decisive && score_trivial(e, Q_RETRY, d, d->retried))
+	if (decisive && score_trivial(e, Q_RETRY, d, d->retried, !undecidable))
 		return -1;
 	/* cache_trim_mode_failed rests on the passes' sampled sizes and inferred refaults */
 	run.cache_trim_mode_failed = !run.cache_trim_mode_failed;
 	flipped = e->answers_only ? want : ask_retry(e, &run);
 	if (!undecidable && flipped != want)
 		firm = weakest(d->in.inactive_file.prov, d->in.refault_file.prov);
-	return store(e, d->id, Q_RETRY, d->retried ? "retried" : "failure counted",
+	return store(e, d, Q_RETRY, d->retried ? "retried" : "failure counted",
 		     undecidable ? "undecidable" : want ? "retry" : "failure counted",
 		     want == d->retried, 0, 0, firm, undecidable, decisive);
 }
@@ -485,6 +524,7 @@ static void load_row(sqlite3_stmt *st, struct decision *d)
 	memset(d, 0, sizeof(*d));
 	d->id = sqlite3_column_int64(st, 0);
 	d->is_run = !strcmp((const char *)sqlite3_column_text(st, 1), "kswapd_run");
+	d->reclaimer_index = reclaimer_index(who);
 	d->nid = sqlite3_column_type(st, 3) == SQLITE_NULL ? 0 : sqlite3_column_int(st, 3);
 	d->ts = sqlite3_column_int64(st, 4);
 	d->in.reclaimer = !strcmp(who, "kswapd") ? VMS_KSWAPD : !strcmp(who, "direct") ? VMS_DIRECT :
@@ -621,7 +661,20 @@ static int run_all(struct eval_ctx *e, const struct decision *all, long n)
 int evaluate_policy(struct vms_db *db, const struct decision *all, long n,
 		    struct policy_instance *p, int with_trivial, struct eval_totals *tot)
 {
-	struct eval_ctx e = { .sql = vms_db_sql(db), .p = p, .tot = tot, .label = p->label };
+	struct eval_target every_row = { 0 };
+
+	return evaluate_policy_into(db, all, n, p, with_trivial, &every_row, tot);
+}
+
+int evaluate_policy_into(struct vms_db *db, const struct decision *all, long n,
+			 struct policy_instance *p, int with_trivial, const struct eval_target *to,
+			 struct eval_totals *tot)
+{
+	struct eval_ctx e = {
+		.sql = vms_db_sql(db), .p = p, .tot = tot, .label = p->label,
+		.differences_only = to->differences_only, .sum = to->summary,
+		.policy_index = to->policy_index, .first = all,
+	};
 	sqlite3_stmt *st = NULL;
 	int rc = -1;
 
@@ -653,7 +706,9 @@ double evaluate_bench(const struct decision *all, long n, struct policy_instance
 		      int answers_only)
 {
 	struct eval_totals tot;
-	struct eval_ctx e = { .p = p, .tot = &tot, .label = p->label, .answers_only = answers_only };
+	struct eval_ctx e = {
+		.p = p, .tot = &tot, .label = p->label, .answers_only = answers_only, .first = all,
+	};
 	double t0 = vms_now();
 	int r;
 

@@ -39,6 +39,7 @@ struct decision {
 	long long first_reclaimed, first_slab_freed;
 	int cache_trim_mode_failed;	/* kswapd_run: the baseline's, over the first sweep */
 	long long reclaimed_type[2], activated[2], rotated[2], pageout[2], restored[2];
+	int reclaimer_index;		/* decision.reclaimer: reclaimer_names[] (replay-summary.h) */
 };
 
 /* --- kernel-logic.c: 6.18 classic-LRU reclaim logic on decision inputs --- */
@@ -138,6 +139,17 @@ int decisions_load(struct vms_db *db, struct decision **out, long *n);
  */
 int evaluate_policy(struct vms_db *db, const struct decision *all, long n,
 		    struct policy_instance *p, int with_trivial, struct eval_totals *tot);
+struct replay_summary;
+/* Where evaluate_policy_into() puts the answers besides the totals. */
+struct eval_target {
+	int differences_only;		/* replay_result gets only the differing answers, no replay_trivial */
+	struct replay_summary *summary;	/* counts every answer too, or NULL */
+	int policy_index;		/* the policy's index in @summary: 0 the baseline */
+};
+/* evaluate_policy(), storing into @to. Return: 0 or -1 (vms_error set). */
+int evaluate_policy_into(struct vms_db *db, const struct decision *all, long n,
+			 struct policy_instance *p, int with_trivial, const struct eval_target *to,
+			 struct eval_totals *tot);
 /*
  * Evaluate @rounds times without storing; with @answers_only without the
  * firmness (each answer asked once, not again with inputs moved).
