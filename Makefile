@@ -198,6 +198,7 @@ $(info vmscope: building without the BPF exact inputs (BPF=0, or clang, bpftool,
 endif
 LIB_OBJS += record/dat-check.o
 LIB_OBJS += replay/summary.o
+LIB_OBJS += replay/decision-load.o
 
 CMD_OBJS += main.o
 CMD_OBJS += cli/parse-options.o
