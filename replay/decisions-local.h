@@ -93,4 +93,13 @@ const struct dc_sample *dc_at(const struct dc_series *s, long long ts);
 const struct dc_sample *dc_after(const struct dc_series *s, long long ts);
 void dc_series_release(struct dc_series *s);
 
+/* --- decision-json.c --- */
+
+struct vms_pass_input;
+/* Room for either JSON text of a record, its NUL included. */
+#define DECISION_JSON_MAX 1024
+/* decision.provenance and decision.input_range of @in into @buf. Return: the length. */
+size_t decision_provenance_json(char *buf, const struct vms_pass_input *in);
+size_t decision_range_json(char *buf, const struct vms_pass_input *in);
+
 #endif

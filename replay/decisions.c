@@ -448,31 +448,6 @@ static void snapshot_refaults(struct builder *b, int nid, long long ts)
 	b->have_snap[nid] = have_f || have_a;
 }
 
-static const char *prov_name(enum vms_prov p)
-{
-	static const char *const names[] = { "exact", "sampled", "inferred", "unknown" };
-
-	return names[p];
-}
-
-/* The ranges of the inputs (JSON: name -> [lo, hi]), for the firmness of the answers. */
-static void input_ranges(struct vms_buf *out, const struct vms_pass_input *in)
-{
-	const struct { const char *name; const struct vms_value *v; } r[] = {
-		{ "inactive_anon", &in->inactive_anon }, { "active_anon", &in->active_anon },
-		{ "inactive_file", &in->inactive_file }, { "active_file", &in->active_file },
-		{ "free", &in->free_pages }, { "high_wmark", &in->high_wmark }, { "boost", &in->boost },
-		{ "swap_free", &in->swap_free }, { "refault_file", &in->refault_file },
-		{ "refault_anon", &in->refault_anon },
-	};
-	size_t i;
-
-	vms_buf_addf(out, "{");
-	for (i = 0; i < sizeof(r) / sizeof(r[0]); i++)
-		vms_buf_addf(out, "%s\"%s\":[%lld,%lld]", i ? "," : "", r[i].name, r[i].v->lo, r[i].v->hi);
-	vms_buf_addf(out, "}");
-}
-
 /* A record: a pass (@p set) or a kswapd run (@p NULL; the run fields of @t). */
 static int insert_record(struct builder *b, struct task_state *t, const char *kind,
 			 const struct vms_pass_input *in, long long ts, long long ts_end, int priority,
@@ -481,19 +456,10 @@ static int insert_record(struct builder *b, struct task_state *t, const char *ki
 			 const struct pass *p)
 {
 	sqlite3_stmt *st = b->insert;
-	struct vms_buf prov = { 0 }, ranges = { 0 };
+	char prov[DECISION_JSON_MAX], ranges[DECISION_JSON_MAX];
+	size_t prov_len = decision_provenance_json(prov, in), ranges_len = decision_range_json(ranges, in);
 	int i = 1;
 
-	vms_buf_addf(&prov, "{\"lru\":\"%s\",\"free\":\"%s\",\"high_wmark\":\"%s\",\"boost\":\"%s\","
-		     "\"swappiness\":\"%s\",\"swap_free\":\"%s\",\"swap_total\":\"%s\","
-		     "\"boost_reclaim\":\"%s\",\"refault_file\":\"%s\","
-		     "\"refault_anon\":\"%s\",\"priority\":\"exact\",\"outcome\":\"exact\"}",
-		     prov_name(in->inactive_file.prov), prov_name(in->free_pages.prov),
-		     prov_name(in->high_wmark.prov), prov_name(in->boost.prov),
-		     prov_name(in->swappiness.prov), prov_name(in->swap_free.prov),
-		     prov_name(in->swap_total.prov), prov_name(in->boost_reclaim.prov),
-		     prov_name(in->refault_file.prov), prov_name(in->refault_anon.prov));
-	input_ranges(&ranges, in);
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	sqlite3_bind_text(st, i++, kind, -1, SQLITE_STATIC);
@@ -531,7 +497,7 @@ static int insert_record(struct builder *b, struct task_state *t, const char *ki
 	if (in->sample_age_ms >= 0)
 		sqlite3_bind_double(st, i, in->sample_age_ms);
 	i++;
-	sqlite3_bind_text(st, i++, prov.buf, (int)prov.len, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, i++, prov, (int)prov_len, SQLITE_TRANSIENT);
 	for (int k = 0; k < 4; k++)
 		sqlite3_bind_int64(st, i++, scanned[k]);
 	sqlite3_bind_int64(st, i++, reclaimed);
@@ -557,15 +523,13 @@ static int insert_record(struct builder *b, struct task_state *t, const char *ki
 	BIND_VALUE(in->swap_total);
 	BIND_VALUE(in->boost_reclaim);
 #undef BIND_VALUE
-	sqlite3_bind_text(st, i++, ranges.buf, (int)ranges.len, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, i++, ranges, (int)ranges_len, SQLITE_TRANSIENT);
 	if (!p) {
 		sqlite3_bind_int(st, i, t->first_lowest);
 		sqlite3_bind_int64(st, i + 1, t->first_reclaimed);
 		sqlite3_bind_int64(st, i + 2, t->first_slab_freed);
 		sqlite3_bind_int(st, i + 3, t->run_retried);
 	}
-	vms_buf_release(&prov);
-	vms_buf_release(&ranges);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return sql_fail(b, "cannot store a decision");
 	b->records++;
