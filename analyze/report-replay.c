@@ -409,7 +409,12 @@ static int note_only(struct out *o, const char *note)
 	return 0;
 }
 
-/* "all" or "differences" from replay_summary into @results, or "" (replayed before it existed). */
+/*
+ * "all" or "differences" from replay_summary into @results, or "" when the
+ * database has no counts (replayed before they existed) or counts that are
+ * not of the rows of replay_result (a vmscope without them replayed it
+ * again: its rows are not the ones counted).
+ */
 static int results_kept(struct vms_window *w, char *results, size_t size, long long *answers)
 {
 	long long v;
@@ -424,7 +429,10 @@ static int results_kept(struct vms_window *w, char *results, size_t size, long l
 		return -1;
 	if (v < 4)
 		return 0;
-	st = vms_window_prepare(w, "SELECT results, answers FROM replay_summary");
+	st = vms_window_prepare(w, "SELECT s.results, s.answers FROM replay_summary s"
+				" WHERE s.result_rows = COALESCE((SELECT MAX(rowid) FROM replay_result), 0)"
+				" AND s.last_policy IS (SELECT policy FROM replay_result"
+				" ORDER BY rowid DESC LIMIT 1)");
 	if (!st)
 		return -1;
 	rc = sqlite3_step(st);

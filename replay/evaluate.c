@@ -88,6 +88,7 @@ static int summarize(struct eval_ctx *e, const struct decision *d, int q, const 
 		.reclaimer = d->reclaimer_index, .answer = answer, .agrees = undecidable ? -1 : !!agrees,
 		.pages = pages, .has_pages = has_pages, .firm = firm <= VMS_PROV_SAMPLED,
 		.decisive = decisive && !undecidable,
+		.stored = e->insert && !(e->differences_only && (undecidable || agrees)),
 	};
 
 	return summary_add(e->sum, &a);

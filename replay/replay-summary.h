@@ -30,6 +30,7 @@ struct summary_answer {
 	int has_pages;
 	int firm;			/* the firmness is exact or sampled */
 	int decisive;			/* replay_result.decisive */
+	int stored;			/* it is a row of replay_result */
 };
 
 /*

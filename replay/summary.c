@@ -47,6 +47,8 @@ struct replay_summary {
 	int npolicies;
 	long ndecisions;
 	long long answers;			/* answers counted so far: the next position */
+	long long rows;				/* of them, rows of replay_result */
+	int last_policy;			/* the policy of the last row, -1 none */
 	struct group *groups;			/* [policy][question][reclaimer] */
 	long long trivial_rows[5][N_TRIVIAL], trivial_agreed[5][N_TRIVIAL];
 	const char **baseline;			/* [decision][question]: the baseline's answer */
@@ -63,6 +65,7 @@ struct replay_summary *summary_new(int npolicies, long ndecisions)
 		goto oom;
 	s->npolicies = npolicies;
 	s->ndecisions = ndecisions;
+	s->last_policy = -1;
 	s->groups = calloc(ngroups ? ngroups : 1, sizeof(*s->groups));
 	s->baseline = calloc(ndecisions > 0 ? (size_t)ndecisions * 5 : 1, sizeof(*s->baseline));
 	if (!s->groups || !s->baseline)
@@ -157,6 +160,10 @@ int summary_add(struct replay_summary *s, const struct summary_answer *a)
 			v->pages += a->pages;
 			v->pages_seen++;
 		}
+	}
+	if (a->stored) {
+		s->rows++;
+		s->last_policy = a->policy;
 	}
 	s->answers++;
 	return 0;
@@ -255,7 +262,7 @@ int summary_store(struct replay_summary *s, sqlite3 *sql, const char *const *lab
 		  const char *results, long long first_ts)
 {
 	static const char *const inserts[] = {
-		"INSERT INTO replay_summary VALUES (?, ?, ?, ?, ?)",
+		"INSERT INTO replay_summary VALUES (?, ?, ?, ?, ?, ?, ?)",
 		"INSERT INTO replay_count VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		"INSERT INTO replay_trivial_count VALUES (?, ?, ?, ?, ?)",
 		"INSERT INTO replay_vs_baseline VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -273,6 +280,9 @@ int summary_store(struct replay_summary *s, sqlite3 *sql, const char *const *lab
 	sqlite3_bind_int64(st[0], 3, s->ndecisions);
 	sqlite3_bind_int64(st[0], 4, s->answers);
 	bind_sum(st[0], 5, first_ts, s->ndecisions > 0);
+	sqlite3_bind_int64(st[0], 6, s->rows);
+	if (s->last_policy >= 0)
+		sqlite3_bind_text(st[0], 7, labels[s->last_policy], -1, SQLITE_STATIC);
 	if (!step(sql, st[0]) && !store_counts(s, sql, labels, st[1]) &&
 	    !store_trivial(s, sql, st[2]) && !store_vs(s, sql, labels, st[3]))
 		rc = 0;

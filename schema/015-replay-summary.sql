@@ -16,7 +16,10 @@ CREATE TABLE IF NOT EXISTS replay_summary (
 	policies INTEGER NOT NULL,     -- policies evaluated, the baseline included
 	decisions INTEGER NOT NULL,    -- decision records evaluated
 	answers INTEGER NOT NULL,      -- answers in all (rows replay_result has with results = 'all')
-	first_decision_ts INTEGER      -- ns: MIN(decision.ts), where the differences' times count from
+	first_decision_ts INTEGER,     -- ns: MIN(decision.ts), where the differences' times count from
+	result_rows INTEGER NOT NULL,  -- rows written to replay_result (its MAX(rowid))
+	last_policy TEXT               -- replay_result.policy of its last row; NULL without rows
+	                               -- (both tell counts left by this replay from rows another vmscope wrote)
 );
 
 -- Per policy, question and reclaimer: the answers, as replay_result's rows of
