@@ -200,6 +200,7 @@ LIB_OBJS += record/dat-check.o
 LIB_OBJS += replay/summary.o
 LIB_OBJS += replay/decision-load.o
 LIB_OBJS += replay/decision-json.o
+LIB_OBJS += replay/decision-row.o
 
 CMD_OBJS += main.o
 CMD_OBJS += cli/parse-options.o

@@ -236,17 +236,14 @@ int cmd_replay(int argc, const char **argv)
 		goto out;
 	}
 	phase_done("open", &t);
-	n = decisions_build(db);
+	/* the records in memory as they are stored: not read back from the table */
+	n = decisions_build(db, &all);
 	if (n < 0) {
 		rc = error_last();
 		goto out;
 	}
+	nall = n;
 	phase_done("build decisions", &t);
-	if (decisions_load(db, &all, &nall)) {
-		rc = error_last();
-		goto out;
-	}
-	phase_done("load decisions", &t);
 	if (bench_rounds) {
 		rc = bench(all, nall, pols, npols, bench_rounds);
 		goto out;

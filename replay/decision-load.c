@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * decision-load.c - read the decision records back from table decision
- * into memory for the evaluation, in the order the kernel took them (a
- * kswapd run after its passes), with the latent kernel state each pass
- * started from. The latent state is modelled from the recording's own
+ * decision-load.c - the decision records the evaluation reads, made from
+ * the rows the build stores in table decision (decisions.c keeps each row
+ * it inserts, so nothing is read back from the table), in the order the
+ * kernel took them (a kswapd run after its passes), with the latent kernel
+ * state each pass started from. The latent state is modelled from the recording's own
  * passes (inferred): the 6.2+ anon/file cost (nr_pageout x 32 + rotated per
  * type, halved above a quarter of the lists) and the <= 5.7 reclaim_stat
  * recent_scanned/recent_rotated (halved above a quarter of the type).
  *
- * One plain scan of the table in rowid order: the provenance and range JSON
- * of each row are parsed here in one pass each (not with json_extract() per
- * input), and the records are sorted in C (not by an ORDER BY that makes
- * SQLite sort every wide row, spilling to temporary files on large runs).
+ * A row's provenance and range JSON are parsed in one pass each (they used
+ * to be read back with json_extract() per input), and the records are
+ * sorted in C (they used to be read back with an ORDER BY that made SQLite
+ * sort every wide row, spilling to temporary files on large runs).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "replay.h"
 #include "exact-inputs.h"
 #include "replay-summary.h"
+#include "decisions-local.h"
 
 /* The keys of decision.provenance and decision.input_range read, in the order of the enums. */
 static const char *const prov_keys[] = {
@@ -99,24 +101,6 @@ static void json_pairs(struct row_json *out, const char *json, const char *const
 	}
 }
 
-/* Column @col, its provenance (key @pk of @prov) and its range (key @rk of @range, -1 none). */
-static void value_in_range(sqlite3_stmt *st, int col, const struct row_json *prov, int pk,
-			   const struct row_json *range, int rk, struct vms_value *v)
-{
-	if (sqlite3_column_type(st, col) == SQLITE_NULL) {
-		v->v = 0;
-		v->prov = VMS_PROV_UNKNOWN;
-	} else {
-		v->v = sqlite3_column_int64(st, col);
-		v->prov = prov->have[pk] ? prov->prov[pk] : VMS_PROV_UNKNOWN;
-	}
-	v->lo = v->hi = v->v;
-	if (rk >= 0 && v->prov != VMS_PROV_UNKNOWN && range->have[rk]) {
-		v->lo = range->lo[rk];
-		v->hi = range->hi[rk];
-	}
-}
-
 /* Latent per-node kernel state, before a pass; then the pass adds to it. */
 struct latent {
 	long long anon_cost, file_cost;			/* 6.2+ lruvec->anon_cost/file_cost */
@@ -180,50 +164,64 @@ static void latent_update(struct latent *l, const struct decision *d)
 	}
 }
 
-static const char read_sql[] =
-	"SELECT id, kind, reclaimer, nid, ts, priority, \"order\", inactive_anon, active_anon,"
-	" inactive_file, active_file, free_pages, high_wmark, boost, swappiness, swap_free,"
-	" refault_file, refault_anon, sample_age_ms, provenance, scanned_inactive_anon,"
-	" scanned_active_anon, scanned_inactive_file, scanned_active_file, reclaimed, slab_calls,"
-	" runs_since_success, restarted, episode_ts, sweep, no_cache_trim_mode, force_deactivate,"
-	" reclaimed_anon, reclaimed_file, activated_anon, activated_file, rotated_anon, rotated_file,"
-	" pageout_anon, pageout_file, swap_total, boost_reclaim, first_sweep_lowest,"
-	" first_sweep_reclaimed, first_sweep_slab_freed, retried, restored_anon, restored_file,"
-	" input_range, ts_end FROM decision";
-
-static void load_row(sqlite3_stmt *st, struct decision *d)
+/* Column @col of @r, its provenance (key @pk of @prov) and its range (key @rk of @range, -1 none). */
+static void value_in_range(const struct dc_row *r, int col, const struct row_json *prov, int pk,
+			   const struct row_json *range, int rk, struct vms_value *v)
 {
-	const char *who = (const char *)sqlite3_column_text(st, 2);
+	if (r->type[col] == SQLITE_NULL) {
+		v->v = 0;
+		v->prov = VMS_PROV_UNKNOWN;
+	} else {
+		v->v = r->i[col];
+		v->prov = prov->have[pk] ? prov->prov[pk] : VMS_PROV_UNKNOWN;
+	}
+	v->lo = v->hi = v->v;
+	if (rk >= 0 && v->prov != VMS_PROV_UNKNOWN && range->have[rk]) {
+		v->lo = range->lo[rk];
+		v->hi = range->hi[rk];
+	}
+}
+
+/* Integer column @col of @r, @null when it is NULL (as sqlite3_column_int64() reads it: 0). */
+static long long int_col(const struct dc_row *r, int col, long long null)
+{
+	return r->type[col] == SQLITE_NULL ? null : r->i[col];
+}
+
+void dc_decision_of_row(const struct dc_row *r, long long id, struct decision *d)
+{
+	const char *who = r->text[DC_RECLAIMER];
 	struct row_json prov = { 0 }, range = { 0 };
 	int k;
 
-	json_pairs(&prov, (const char *)sqlite3_column_text(st, 19), prov_keys);
-	json_pairs(&range, (const char *)sqlite3_column_text(st, 48), range_keys);
-
+	json_pairs(&prov, r->type[DC_PROVENANCE] == SQLITE_TEXT ? r->text[DC_PROVENANCE] : NULL,
+		   prov_keys);
+	json_pairs(&range, r->type[DC_INPUT_RANGE] == SQLITE_TEXT ? r->text[DC_INPUT_RANGE] : NULL,
+		   range_keys);
 	memset(d, 0, sizeof(*d));
-	d->id = sqlite3_column_int64(st, 0);
-	d->is_run = !strcmp((const char *)sqlite3_column_text(st, 1), "kswapd_run");
+	d->id = id;
+	d->is_run = !strcmp(r->text[DC_KIND], "kswapd_run");
 	d->reclaimer_index = reclaimer_index(who);
-	d->nid = sqlite3_column_type(st, 3) == SQLITE_NULL ? 0 : sqlite3_column_int(st, 3);
-	d->ts = sqlite3_column_int64(st, 4);
+	d->nid = (int)int_col(r, DC_NID, 0);
+	d->ts = int_col(r, DC_TS, 0);
 	d->in.reclaimer = !strcmp(who, "kswapd") ? VMS_KSWAPD : !strcmp(who, "direct") ? VMS_DIRECT :
 			  !strncmp(who, "memcg", 5) ? VMS_MEMCG : VMS_OTHER;
-	d->in.priority = sqlite3_column_int(st, 5);
+	d->in.priority = (int)int_col(r, DC_PRIORITY, 0);
 	d->lowest_priority = d->in.priority;
-	d->in.order = sqlite3_column_int(st, 6);
-	value_in_range(st, 7, &prov, P_LRU, &range, R_IA, &d->in.inactive_anon);
-	value_in_range(st, 8, &prov, P_LRU, &range, R_AA, &d->in.active_anon);
-	value_in_range(st, 9, &prov, P_LRU, &range, R_IF, &d->in.inactive_file);
-	value_in_range(st, 10, &prov, P_LRU, &range, R_AF, &d->in.active_file);
-	value_in_range(st, 11, &prov, P_FREE, &range, R_FREE, &d->in.free_pages);
-	value_in_range(st, 12, &prov, P_HIGH, &range, R_HIGH, &d->in.high_wmark);
-	value_in_range(st, 13, &prov, P_BOOST, &range, R_BOOST, &d->in.boost);
-	value_in_range(st, 14, &prov, P_SWAPPINESS, &range, -1, &d->in.swappiness);
-	value_in_range(st, 15, &prov, P_SWAP_FREE, &range, R_SWAP_FREE, &d->in.swap_free);
-	value_in_range(st, 16, &prov, P_REF_FILE, &range, R_REF_FILE, &d->in.refault_file);
-	value_in_range(st, 17, &prov, P_REF_ANON, &range, R_REF_ANON, &d->in.refault_anon);
-	value_in_range(st, 40, &prov, P_SWAP_TOTAL, &range, -1, &d->in.swap_total);
-	value_in_range(st, 41, &prov, P_BOOST_RECLAIM, &range, -1, &d->in.boost_reclaim);
+	d->in.order = (int)int_col(r, DC_ORDER, 0);
+	value_in_range(r, DC_INACTIVE_ANON, &prov, P_LRU, &range, R_IA, &d->in.inactive_anon);
+	value_in_range(r, DC_ACTIVE_ANON, &prov, P_LRU, &range, R_AA, &d->in.active_anon);
+	value_in_range(r, DC_INACTIVE_FILE, &prov, P_LRU, &range, R_IF, &d->in.inactive_file);
+	value_in_range(r, DC_ACTIVE_FILE, &prov, P_LRU, &range, R_AF, &d->in.active_file);
+	value_in_range(r, DC_FREE_PAGES, &prov, P_FREE, &range, R_FREE, &d->in.free_pages);
+	value_in_range(r, DC_HIGH_WMARK, &prov, P_HIGH, &range, R_HIGH, &d->in.high_wmark);
+	value_in_range(r, DC_BOOST, &prov, P_BOOST, &range, R_BOOST, &d->in.boost);
+	value_in_range(r, DC_SWAPPINESS, &prov, P_SWAPPINESS, &range, -1, &d->in.swappiness);
+	value_in_range(r, DC_SWAP_FREE, &prov, P_SWAP_FREE, &range, R_SWAP_FREE, &d->in.swap_free);
+	value_in_range(r, DC_REFAULT_FILE, &prov, P_REF_FILE, &range, R_REF_FILE, &d->in.refault_file);
+	value_in_range(r, DC_REFAULT_ANON, &prov, P_REF_ANON, &range, R_REF_ANON, &d->in.refault_anon);
+	value_in_range(r, DC_SWAP_TOTAL, &prov, P_SWAP_TOTAL, &range, -1, &d->in.swap_total);
+	value_in_range(r, DC_BOOST_RECLAIM, &prov, P_BOOST_RECLAIM, &range, -1, &d->in.boost_reclaim);
 	if (d->in.swappiness.prov == VMS_PROV_UNKNOWN)
 		d->in.swappiness.v = d->in.swappiness.lo = d->in.swappiness.hi = 60;
 	if (d->in.swap_total.prov == VMS_PROV_UNKNOWN)	/* older records: free swap bounds it */
@@ -233,29 +231,31 @@ static void load_row(sqlite3_stmt *st, struct decision *d)
 		d->in.refault_file.hi = 1;
 	if (d->in.refault_anon.prov == VMS_PROV_UNKNOWN)
 		d->in.refault_anon.hi = 1;
-	d->in.sample_age_ms = sqlite3_column_double(st, 18);
+	d->in.sample_age_ms = r->type[DC_SAMPLE_AGE_MS] == SQLITE_NULL ? 0 :
+			      r->type[DC_SAMPLE_AGE_MS] == SQLITE_FLOAT ? r->f[DC_SAMPLE_AGE_MS] :
+			      (double)r->i[DC_SAMPLE_AGE_MS];
 	for (k = 0; k < 4; k++)
-		d->scanned[k] = sqlite3_column_int64(st, 20 + k);
-	d->reclaimed = sqlite3_column_int64(st, 24);
-	d->slab_calls = sqlite3_column_int64(st, 25);
-	d->runs_since_success = sqlite3_column_int(st, 26);
-	d->swept_twice = sqlite3_column_int(st, 27);
-	d->episode_ts = sqlite3_column_int64(st, 28);
-	d->in.sweep = sqlite3_column_int(st, 29);
-	d->in.no_cache_trim_mode = sqlite3_column_int(st, 30);
-	d->in.force_deactivate = sqlite3_column_int(st, 31);
+		d->scanned[k] = int_col(r, DC_SCANNED + k, 0);
+	d->reclaimed = int_col(r, DC_RECLAIMED, 0);
+	d->slab_calls = int_col(r, DC_SLAB_CALLS, 0);
+	d->runs_since_success = (int)int_col(r, DC_RUNS_SINCE_SUCCESS, 0);
+	d->swept_twice = (int)int_col(r, DC_RESTARTED, 0);
+	d->episode_ts = int_col(r, DC_EPISODE_TS, 0);
+	d->in.sweep = (int)int_col(r, DC_SWEEP, 0);
+	d->in.no_cache_trim_mode = (int)int_col(r, DC_NO_CACHE_TRIM_MODE, 0);
+	d->in.force_deactivate = (int)int_col(r, DC_FORCE_DEACTIVATE, 0);
 	for (k = 0; k < 2; k++) {
-		d->reclaimed_type[k] = sqlite3_column_int64(st, 32 + k);
-		d->activated[k] = sqlite3_column_int64(st, 34 + k);
-		d->rotated[k] = sqlite3_column_int64(st, 36 + k);
-		d->pageout[k] = sqlite3_column_int64(st, 38 + k);
+		d->reclaimed_type[k] = int_col(r, DC_RECLAIMED_TYPE + k, 0);
+		d->activated[k] = int_col(r, DC_ACTIVATED + k, 0);
+		d->rotated[k] = int_col(r, DC_ROTATED + k, 0);
+		d->pageout[k] = int_col(r, DC_PAGEOUT + k, 0);
+		d->restored[k] = int_col(r, DC_RESTORED + k, 0);
 	}
-	d->first_lowest = sqlite3_column_type(st, 42) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 42);
-	d->first_reclaimed = sqlite3_column_int64(st, 43);
-	d->first_slab_freed = sqlite3_column_int64(st, 44);
-	d->retried = sqlite3_column_int(st, 45);
-	d->restored[0] = sqlite3_column_int64(st, 46);
-	d->restored[1] = sqlite3_column_int64(st, 47);
+	d->first_lowest = (int)int_col(r, DC_FIRST_SWEEP_LOWEST, -1);
+	d->first_reclaimed = int_col(r, DC_FIRST_SWEEP_RECLAIMED, 0);
+	d->first_slab_freed = int_col(r, DC_FIRST_SWEEP_SLAB_FREED, 0);
+	d->retried = (int)int_col(r, DC_RETRIED, 0);
+	d->order_ts = d->is_run ? int_col(r, DC_TS_END, 0) : d->ts;
 }
 
 /* Where a record comes in the kernel's order: a run at its end (after its passes), else its start; then id. */
@@ -330,62 +330,24 @@ static void model_latent(struct decision *all, long n, struct exact_view *exact)
 	}
 }
 
-int decisions_load(struct vms_db *db, struct decision **out, long *n)
+int decisions_order(struct vms_db *db, struct decision *all, long n)
 {
-	sqlite3 *sql = vms_db_sql(db);
-	struct decision *all = NULL;
-	struct order_key *keys = NULL;
+	struct order_key *keys = malloc((n > 0 ? n : 1) * sizeof(*keys));
 	struct exact_view *exact = NULL;
-	sqlite3_stmt *st = NULL;
-	long alloc = 0, used = 0;
-	int r;
 
-	if (exact_view_open(sql, &exact))
-		return -1;
-	if (sqlite3_prepare_v2(sql, read_sql, -1, &st, NULL))
-		goto sql_err;
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		struct decision *d;
-
-		if (used == alloc) {
-			long na = alloc ? alloc * 2 : 1024;
-			struct decision *nd = realloc(all, na * sizeof(*nd));
-			struct order_key *nk = nd ? realloc(keys, na * sizeof(*nk)) : NULL;
-
-			if (nd)
-				all = nd;
-			if (!nk) {
-				vms_error("out of memory");
-				goto err;
-			}
-			keys = nk;
-			alloc = na;
-		}
-		d = &all[used];
-		load_row(st, d);
-		keys[used].ts = d->is_run ? sqlite3_column_int64(st, 49) : d->ts;
-		keys[used].id = d->id;
-		keys[used].index = used;
-		used++;
+	if (!keys)
+		return vms_error("out of memory");
+	for (long i = 0; i < n; i++) {
+		keys[i].ts = all[i].order_ts;
+		keys[i].id = all[i].id;
+		keys[i].index = i;
 	}
-	if (r != SQLITE_DONE)
-		goto sql_err;
-	sqlite3_finalize(st);
-	st = NULL;
-	qsort(keys, used, sizeof(*keys), by_order);
-	permute(all, keys, used);
+	qsort(keys, n, sizeof(*keys), by_order);
+	permute(all, keys, n);
 	free(keys);
-	model_latent(all, used, exact);
+	if (exact_view_open(vms_db_sql(db), &exact))
+		return -1;
+	model_latent(all, n, exact);
 	exact_view_free(exact);
-	*out = all;
-	*n = used;
 	return 0;
-sql_err:
-	vms_error("%s: %s", vms_db_path(db), sqlite3_errmsg(sql));
-err:
-	sqlite3_finalize(st);
-	exact_view_free(exact);
-	free(keys);
-	free(all);
-	return -1;
 }
