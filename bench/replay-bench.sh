@@ -113,7 +113,10 @@ for n in $SIZES; do
 	done
 	wall=$(median $walls) cpu=$(median $cpus) ref=$(median $refs)
 	# an older binary prints no timing lines and stores no replay_summary
-	results=$(sqlite3 "$db" "SELECT results FROM replay_summary" 2> /dev/null || echo "(every row)")
+	# (and leaves a newer binary's replay_summary stale: its result_rows no longer match)
+	results=$(sqlite3 "$db" "SELECT results FROM replay_summary WHERE result_rows =
+		(SELECT MAX(rowid) FROM replay_result)" 2> /dev/null)
+	[ -n "$results" ] || results="(every row)"
 	phases="$phases$(printf '%-10s' "$events") $(awk '/^timing: / { $1 = ""; t = $NF; $NF = "";
 		sub(/^ +/, ""); sub(/ +$/, ""); printf "%s %s, ", $0, t }' "$SCRATCH/err" | sed 's/, $//')
 "

@@ -13,7 +13,8 @@
 #    replay_result holds exactly the rows of the first with agrees = 0;
 #  - the report from the rows (a database replayed before the counts
 #    existed, or a window) is the report from the counts; a window over a
-#    differences-only replay says it needs --results all.
+#    differences-only replay says it needs --results all, and so does
+#    `vmscope plot DB replay`.
 # No root.
 . "$(dirname "$0")/test-lib.sh"
 
@@ -116,6 +117,13 @@ test_expect_success SQLITE3 'a window: from the rows with every answer, a note w
 	test "$asked" -gt 0 && test "$asked" -lt "$whole" &&
 	vmscope report thrash-d.db replay --to 1 > window.txt &&
 	grep -q "the counts of a window need .vmscope replay DB --results all." window.txt
+'
+
+test_expect_success SQLITE3,GNUPLOT 'plot replay of a differences-only replay says to keep all' '
+	test_must_fail vmscope plot thrash-d.db replay -o diff.png 2> err &&
+	grep -q "keeps only the differing answers of its replay: run .vmscope replay thrash-d.db --results all." err &&
+	vmscope plot thrash.db replay -o all.txt &&
+	grep -q "differing decisions" all.txt
 '
 
 test_expect_success SQLITE3 'auto keeps every answer of a small replay; a bad --results is a usage error' '
