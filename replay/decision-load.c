@@ -9,10 +9,12 @@
  * type, halved above a quarter of the lists) and the <= 5.7 reclaim_stat
  * recent_scanned/recent_rotated (halved above a quarter of the type).
  *
- * A row's provenance and range JSON are parsed in one pass each (they used
- * to be read back with json_extract() per input), and the records are
- * sorted in C (they used to be read back with an ORDER BY that made SQLite
- * sort every wide row, spilling to temporary files on large runs).
+ * A record takes each value from its row (NULL: unknown) and its
+ * provenance and range from the inputs the row's JSON texts were written
+ * from (decision-json.c), as reading the row back would give them: before,
+ * the table was read back with twenty json_extract() per row and an ORDER
+ * BY that made SQLite sort every wide row (in temporary files at 10M
+ * events); the records are sorted in C.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,82 +26,6 @@
 #include "exact-inputs.h"
 #include "replay-summary.h"
 #include "decisions-local.h"
-
-/* The keys of decision.provenance and decision.input_range read, in the order of the enums. */
-static const char *const prov_keys[] = {
-	"lru", "free", "high_wmark", "boost", "swappiness", "swap_free", "refault_file",
-	"refault_anon", "swap_total", "boost_reclaim", NULL,
-};
-enum { P_LRU, P_FREE, P_HIGH, P_BOOST, P_SWAPPINESS, P_SWAP_FREE, P_REF_FILE, P_REF_ANON,
-       P_SWAP_TOTAL, P_BOOST_RECLAIM, N_JSON_KEYS };
-static const char *const range_keys[] = {
-	"inactive_anon", "active_anon", "inactive_file", "active_file", "free", "high_wmark",
-	"boost", "swap_free", "refault_file", "refault_anon", NULL,
-};
-enum { R_IA, R_AA, R_IF, R_AF, R_FREE, R_HIGH, R_BOOST, R_SWAP_FREE, R_REF_FILE, R_REF_ANON };
-
-/* The values of one row's JSON object, per key: a provenance, or a range [lo, hi]. */
-struct row_json {
-	int have[N_JSON_KEYS];
-	enum vms_prov prov[N_JSON_KEYS];
-	long long lo[N_JSON_KEYS], hi[N_JSON_KEYS];
-};
-
-static enum vms_prov prov_named(const char *p)
-{
-	return !strncmp(p, "exact\"", 6) ? VMS_PROV_EXACT : !strncmp(p, "sampled\"", 8) ? VMS_PROV_SAMPLED :
-	       !strncmp(p, "inferred\"", 9) ? VMS_PROV_INFERRED : VMS_PROV_UNKNOWN;
-}
-
-/* The key at @p (after its opening quote) in @keys, or -1; *end past its closing quote. */
-static int key_at(const char *p, const char *const *keys, const char **end)
-{
-	const char *q = strchr(p, '"');
-
-	*end = NULL;
-	if (!q)
-		return -1;
-	*end = q + 1;
-	for (int k = 0; keys[k]; k++)
-		if ((size_t)(q - p) == strlen(keys[k]) && !memcmp(p, keys[k], q - p))
-			return k;
-	return -1;
-}
-
-/*
- * Read the flat object @json as decision.provenance ("key":"exact", ...) or
- * decision.input_range ("key":[lo,hi], ...) writes it; keys not in @keys,
- * and values of another shape, are skipped (NULL @json: no key).
- */
-static void json_pairs(struct row_json *out, const char *json, const char *const *keys)
-{
-	const char *p = json;
-
-	while (p && (p = strchr(p, '"'))) {
-		const char *end;
-		int k = key_at(p + 1, keys, &end);
-
-		if (!end || end[0] != ':')
-			return;
-		p = end + 1;
-		if (k >= 0 && *p == '"') {
-			out->have[k] = 1;
-			out->prov[k] = prov_named(p + 1);
-		} else if (k >= 0 && *p == '[') {
-			char *e;
-
-			out->lo[k] = strtoll(p + 1, &e, 10);
-			if (*e == ',') {
-				out->hi[k] = strtoll(e + 1, &e, 10);
-				out->have[k] = *e == ']';
-			}
-		}
-		if (*p == '"')
-			p = strchr(p + 1, '"');	/* past the value's closing quote */
-		if (p)
-			p++;
-	}
-}
 
 /* Latent per-node kernel state, before a pass; then the pass adds to it. */
 struct latent {
@@ -164,21 +90,24 @@ static void latent_update(struct latent *l, const struct decision *d)
 	}
 }
 
-/* Column @col of @r, its provenance (key @pk of @prov) and its range (key @rk of @range, -1 none). */
-static void value_in_range(const struct dc_row *r, int col, const struct row_json *prov, int pk,
-			   const struct row_json *range, int rk, struct vms_value *v)
+/*
+ * Column @col of @r with provenance @prov (what decision.provenance says of
+ * it) and, with @range, the range decision.input_range gives it.
+ */
+static void value_in_range(const struct dc_row *r, int col, enum vms_prov prov,
+			   const struct vms_value *range, struct vms_value *v)
 {
 	if (r->type[col] == SQLITE_NULL) {
 		v->v = 0;
 		v->prov = VMS_PROV_UNKNOWN;
 	} else {
 		v->v = r->i[col];
-		v->prov = prov->have[pk] ? prov->prov[pk] : VMS_PROV_UNKNOWN;
+		v->prov = prov;
 	}
 	v->lo = v->hi = v->v;
-	if (rk >= 0 && v->prov != VMS_PROV_UNKNOWN && range->have[rk]) {
-		v->lo = range->lo[rk];
-		v->hi = range->hi[rk];
+	if (range && v->prov != VMS_PROV_UNKNOWN) {
+		v->lo = range->lo;
+		v->hi = range->hi;
 	}
 }
 
@@ -190,14 +119,11 @@ static long long int_col(const struct dc_row *r, int col, long long null)
 
 void dc_decision_of_row(const struct dc_row *r, long long id, struct decision *d)
 {
+	const struct vms_pass_input *in = r->in;	/* what the JSON texts were written from */
 	const char *who = r->text[DC_RECLAIMER];
-	struct row_json prov = { 0 }, range = { 0 };
+	enum vms_prov lru = in->inactive_file.prov;	/* decision.provenance's "lru" */
 	int k;
 
-	json_pairs(&prov, r->type[DC_PROVENANCE] == SQLITE_TEXT ? r->text[DC_PROVENANCE] : NULL,
-		   prov_keys);
-	json_pairs(&range, r->type[DC_INPUT_RANGE] == SQLITE_TEXT ? r->text[DC_INPUT_RANGE] : NULL,
-		   range_keys);
 	memset(d, 0, sizeof(*d));
 	d->id = id;
 	d->is_run = !strcmp(r->text[DC_KIND], "kswapd_run");
@@ -209,19 +135,21 @@ void dc_decision_of_row(const struct dc_row *r, long long id, struct decision *d
 	d->in.priority = (int)int_col(r, DC_PRIORITY, 0);
 	d->lowest_priority = d->in.priority;
 	d->in.order = (int)int_col(r, DC_ORDER, 0);
-	value_in_range(r, DC_INACTIVE_ANON, &prov, P_LRU, &range, R_IA, &d->in.inactive_anon);
-	value_in_range(r, DC_ACTIVE_ANON, &prov, P_LRU, &range, R_AA, &d->in.active_anon);
-	value_in_range(r, DC_INACTIVE_FILE, &prov, P_LRU, &range, R_IF, &d->in.inactive_file);
-	value_in_range(r, DC_ACTIVE_FILE, &prov, P_LRU, &range, R_AF, &d->in.active_file);
-	value_in_range(r, DC_FREE_PAGES, &prov, P_FREE, &range, R_FREE, &d->in.free_pages);
-	value_in_range(r, DC_HIGH_WMARK, &prov, P_HIGH, &range, R_HIGH, &d->in.high_wmark);
-	value_in_range(r, DC_BOOST, &prov, P_BOOST, &range, R_BOOST, &d->in.boost);
-	value_in_range(r, DC_SWAPPINESS, &prov, P_SWAPPINESS, &range, -1, &d->in.swappiness);
-	value_in_range(r, DC_SWAP_FREE, &prov, P_SWAP_FREE, &range, R_SWAP_FREE, &d->in.swap_free);
-	value_in_range(r, DC_REFAULT_FILE, &prov, P_REF_FILE, &range, R_REF_FILE, &d->in.refault_file);
-	value_in_range(r, DC_REFAULT_ANON, &prov, P_REF_ANON, &range, R_REF_ANON, &d->in.refault_anon);
-	value_in_range(r, DC_SWAP_TOTAL, &prov, P_SWAP_TOTAL, &range, -1, &d->in.swap_total);
-	value_in_range(r, DC_BOOST_RECLAIM, &prov, P_BOOST_RECLAIM, &range, -1, &d->in.boost_reclaim);
+	value_in_range(r, DC_INACTIVE_ANON, lru, &in->inactive_anon, &d->in.inactive_anon);
+	value_in_range(r, DC_ACTIVE_ANON, lru, &in->active_anon, &d->in.active_anon);
+	value_in_range(r, DC_INACTIVE_FILE, lru, &in->inactive_file, &d->in.inactive_file);
+	value_in_range(r, DC_ACTIVE_FILE, lru, &in->active_file, &d->in.active_file);
+	value_in_range(r, DC_FREE_PAGES, in->free_pages.prov, &in->free_pages, &d->in.free_pages);
+	value_in_range(r, DC_HIGH_WMARK, in->high_wmark.prov, &in->high_wmark, &d->in.high_wmark);
+	value_in_range(r, DC_BOOST, in->boost.prov, &in->boost, &d->in.boost);
+	value_in_range(r, DC_SWAPPINESS, in->swappiness.prov, NULL, &d->in.swappiness);
+	value_in_range(r, DC_SWAP_FREE, in->swap_free.prov, &in->swap_free, &d->in.swap_free);
+	value_in_range(r, DC_REFAULT_FILE, in->refault_file.prov, &in->refault_file,
+		       &d->in.refault_file);
+	value_in_range(r, DC_REFAULT_ANON, in->refault_anon.prov, &in->refault_anon,
+		       &d->in.refault_anon);
+	value_in_range(r, DC_SWAP_TOTAL, in->swap_total.prov, NULL, &d->in.swap_total);
+	value_in_range(r, DC_BOOST_RECLAIM, in->boost_reclaim.prov, NULL, &d->in.boost_reclaim);
 	if (d->in.swappiness.prov == VMS_PROV_UNKNOWN)
 		d->in.swappiness.v = d->in.swappiness.lo = d->in.swappiness.hi = 60;
 	if (d->in.swap_total.prov == VMS_PROV_UNKNOWN)	/* older records: free swap bounds it */

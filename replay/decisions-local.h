@@ -127,6 +127,7 @@ struct dc_row {
 	double f[DC_COLUMNS + 1];
 	const char *text[DC_COLUMNS + 1];	/* must live until the row is bound and read */
 	int len[DC_COLUMNS + 1];
+	const struct vms_pass_input *in;	/* the inputs DC_PROVENANCE and DC_INPUT_RANGE describe */
 };
 
 /* Every column NULL. */

@@ -481,6 +481,7 @@ static int insert_record(struct builder *b, struct task_state *t, const char *ki
 	struct dc_row *r = &row;
 
 	dc_row_clear(r);
+	r->in = in;
 	dc_row_text(r, DC_KIND, kind, -1);
 	dc_row_text(r, DC_RECLAIMER, t->reclaimer ? t->reclaimer : "other", -1);
 	dc_row_int(r, DC_PID, t->pid);
