@@ -135,6 +135,18 @@ test_expect_success SQLITE3 'auto keeps every answer of a small replay; VMSCOPE_
 	grep -q "^timing: report " auto.err
 '
 
+test_expect_success SQLITE3 'a policy given twice is counted once, where it was given last' '
+	xz -dc "$S/kswapd-fail.db.xz" > twice.db &&
+	xz -dc "$S/kswapd-fail.db.xz" > once.db &&
+	vmscope replay twice.db -p v4.12-actual-reclaim -p v5.3-refault-anon -p v4.12-actual-reclaim \
+		> twice.txt 2> /dev/null &&
+	vmscope replay once.db -p v5.3-refault-anon -p v4.12-actual-reclaim > once.txt 2> /dev/null &&
+	test_cmp once.txt twice.txt &&
+	counts_of twice.db > counts.txt && counts_from_rows twice.db > rows.txt &&
+	test_cmp rows.txt counts.txt &&
+	assert_eq "$(sql twice.db "SELECT policies FROM replay_summary")" 3
+'
+
 test_expect_success 'a --results that is not all, differences or auto is a usage error' '
 	rc=0; vmscope replay auto.db --results some > out 2> err || rc=$?
 	assert_eq "$rc" 2 &&
