@@ -476,7 +476,7 @@ int vms_report_replay(struct vms_window *w, struct out *o, int show)
 	counts = results[0] && w->from <= w->run_start && w->to >= w->run_end;
 	if (results[0] && !counts && strcmp(results, "all"))
 		return note_only(o, "replay_result holds only the differing answers (replayed with "
-				 "--results differences, the default above 50000 decisions): the "
+				 "--results differences, the default above 250000 decisions x policies): the "
 				 "counts of a window need `vmscope replay DB --results all`");
 	if (agreement(w, o, have_trivial != 0, counts) || policies(w, o, counts) ||
 	    vs_baseline(w, o, counts) || by_reclaimer(w, o, counts) ||

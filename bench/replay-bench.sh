@@ -14,11 +14,15 @@
 #    largest sample by bench/replay-scale.sh (copies of its events laid end
 #    to end in time; cached in bench/work/replay-N.db). Per size: the median
 #    wall time of VMSCOPE_BENCH_RUNS rounds, events/s, the peak RSS
-#    (/usr/bin/time), and the ratio to a reference run in the same round,
+#    (/usr/bin/time), the ratio to a reference run in the same round,
 #    `sqlite3 DB 'SELECT total(ts) FROM ...'` over the reclaim event tables
-#    the decisions are rebuilt from (one pass over their rows). The last
-#    line is the growth: seconds per event at the largest size over seconds
-#    per event at the smallest (1.0: linear).
+#    the decisions are rebuilt from (one pass over their rows), and which
+#    answers replay_result kept (replay_summary.results: all up to 250,000
+#    decisions x policies, differences above). Then, per size, the seconds
+#    of each part of the last round (VMSCOPE_TIMING). The last lines are the
+#    growth, seconds per event at the largest size over seconds per event
+#    at the smallest (1.0: linear), and with a 10M size issue 18's target
+#    (10M events in <= 10 s) against its median wall time.
 #
 # Usage: sh bench/replay-bench.sh [ROUNDS]
 # Settings (environment):

@@ -17,8 +17,11 @@
 #include "replay-summary.h"
 #include "vms-report.h"
 
-/* --results auto keeps every answer up to this many decisions (replay_summary.results) */
-#define ALL_RESULTS_MAX_DECISIONS 50000
+/*
+ * --results auto keeps every answer up to this many decisions x policies
+ * (replay_summary.results): 50,000 decisions with the five built-in policies
+ */
+#define ALL_RESULTS_MAX_PAIRS 250000
 
 static const struct cli_help replay_help = {
 	.synopsis = { "vmscope replay DB [--policy P]... [options]", "vmscope replay --list" },
@@ -40,11 +43,11 @@ static void phase_done(const char *phase, double *since)
 	*since = now;
 }
 
-/* How replay_result keeps the answers: "all" or "differences", for @mode and @ndecisions. */
-static const char *results_kept(const char *mode, long ndecisions)
+/* How replay_result keeps the answers: "all" or "differences", for @mode, @ndecisions, @npolicies. */
+static const char *results_kept(const char *mode, long ndecisions, int npolicies)
 {
 	if (!strcmp(mode, "auto"))
-		return ndecisions <= ALL_RESULTS_MAX_DECISIONS ? "all" : "differences";
+		return (long long)ndecisions * npolicies <= ALL_RESULTS_MAX_PAIRS ? "all" : "differences";
 	return mode;
 }
 
@@ -176,7 +179,7 @@ int cmd_replay(int argc, const char **argv)
 		OPT_STRING(0, "results", &results_mode, "K",
 			   "answers kept in replay_result: all, differences (those\n"
 			   "that differ from the kernel; counts in replay_count), or\n"
-			   "auto (default: all up to 50000 decisions)"),
+			   "auto (default: all up to 250000 decisions x policies)"),
 		OPT_INT(0, "bench", &bench_rounds, "R",
 			"time R rounds of every policy over the decisions in\n"
 			"memory (nothing stored) and print decisions per second", 1, 1000000),
@@ -269,7 +272,7 @@ int cmd_replay(int argc, const char **argv)
 		rc = bench(all, nall, pols, npols, bench_rounds);
 		goto out;
 	}
-	results = results_kept(results_mode, nall);
+	results = results_kept(results_mode, nall, npols);
 	if (evaluate_all(db, all, nall, pols, npols, results, &t)) {
 		rc = error_last();
 		goto out;
