@@ -267,6 +267,17 @@ static enum vms_prov firmness(struct eval_ctx *e, const struct vms_pass_input *i
 }
 
 /*
+ * The firmness of @answer where it is used: stored in its row, or counted
+ * as firm or soft when it differs from the kernel's. An agreeing answer is
+ * no row of a differences-only replay, so its inputs are not moved.
+ */
+static enum vms_prov firmness_of(struct eval_ctx *e, const struct vms_pass_input *in, int q,
+				 int answer, int agrees)
+{
+	return e->differences_only && agrees ? VMS_PROV_EXACT : firmness(e, in, q, answer);
+}
+
+/*
  * Store whether each trivial predictor of @q agrees on a decisive decision
  * the kernel answered @seen; @counted: the baseline's answer there is
  * decisive too (replay_result.decisive), so the summary counts them.
@@ -319,7 +330,8 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 			return -1;
 		if (store(e, d, Q_SCAN, types_name(seen), undecidable ? "undecidable" : types_name(bits),
 			  bits == seen, pages, !undecidable,
-			  undecidable ? VMS_PROV_UNKNOWN : firmness(e, in, Q_SCAN, bits), undecidable,
+			  undecidable ? VMS_PROV_UNKNOWN : firmness_of(e, in, Q_SCAN, bits, bits == seen),
+			  undecidable,
 			  decisive))
 			return -1;
 	}
@@ -339,7 +351,8 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 			return -1;
 		if (store(e, d, q, did ? "aged" : "kept",
 			  undecidable ? "undecidable" : want ? "aged" : "kept", want == did,
-			  active >> in->priority, 1, undecidable ? VMS_PROV_UNKNOWN : firmness(e, in, q, want),
+			  active >> in->priority, 1,
+			  undecidable ? VMS_PROV_UNKNOWN : firmness_of(e, in, q, want, want == did),
 			  undecidable, decisive))
 			return -1;
 	}
