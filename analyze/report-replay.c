@@ -12,6 +12,15 @@
  * differs from the kernel), vs-baseline (where it differs from the
  * baseline), by-reclaimer, differences (the first N of each policy).
  * Decisions count when their first event (decision.ts) is in the window.
+ *
+ * Where the counts come from: for the whole run, the counts replay stored
+ * (replay_count, replay_trivial_count, replay_vs_baseline of
+ * schema/015-replay-summary.sql: a few hundred rows); for a narrower window,
+ * the per-answer rows of replay_result, grouped here (possible only when
+ * replay kept every answer: replay_summary.results = 'all'); and for a
+ * database replayed before the counts existed, always those rows. Both ways
+ * give the same tables in the same order: each group is placed by its
+ * first answer (MIN(rowid) of its rows, or first_answer).
  */
 #include <stdio.h>
 #include <string.h>
@@ -78,9 +87,29 @@ static int start(struct vms_window *w, const char *name, const char *title, cons
 	"  FROM replay_trivial t JOIN r ON r.decision = t.decision AND r.question = t.question" \
 	"  WHERE r.decisive = 1 GROUP BY t.question, t.predictor) WHERE n = 1)"
 
-static int agreement(struct vms_window *w, struct out *o, int have_trivial)
+/* every question evaluate.c asks, in its order, also when none was asked */
+#define QUESTIONS \
+	"q(i, name) AS (VALUES (0, 'scan_balance'), (1, 'deactivate_file')," \
+	" (2, 'deactivate_anon'), (3, 'shrink_slab'), (4, 'kswapd_retry'))"
+
+/* The agreement table's rows from the stored counts (the whole run). */
+static const char agreement_counts_sql[] =
+	"WITH " QUESTIONS ","
+	" n AS (SELECT q.i, q.name, TOTAL(c.asked) AS asked, TOTAL(c.decidable) AS decidable,"
+	"  TOTAL(c.agreed) AS agreed, TOTAL(c.decisive) AS decisive,"
+	"  TOTAL(c.agreed_decisive) AS agreed_decisive"
+	"  FROM q LEFT JOIN replay_count c ON c.question = q.name AND c.policy = '" BASELINE "'"
+	"  GROUP BY q.i),"
+	" best AS (SELECT question, predictor, agreed FROM (SELECT question, predictor, agreed,"
+	"  ROW_NUMBER() OVER (PARTITION BY question ORDER BY agreed DESC, rank) AS k"
+	"  FROM replay_trivial_count) WHERE k = 1)"
+	" SELECT n.name, n.asked, n.decidable, n.agreed, n.decisive, n.agreed_decisive,"
+	" best.agreed, best.predictor FROM n LEFT JOIN best ON best.question = n.name"
+	" ORDER BY n.i";
+
+/* @counts: from the stored counts, else from the rows of replay_result. */
+static int agreement(struct vms_window *w, struct out *o, int have_trivial, int counts)
 {
-	/* every question evaluate.c asks, in its order, also when none was asked */
 	static const char sql[] =
 		"WITH q(i, name) AS (VALUES (0, 'scan_balance'), (1, 'deactivate_file'),"
 		" (2, 'deactivate_anon'), (3, 'shrink_slab'), (4, 'kswapd_retry')),"
@@ -105,7 +134,7 @@ static int agreement(struct vms_window *w, struct out *o, int have_trivial)
 	int rc;
 
 	if (start(w, "agreement", "Baseline agreement with the recorded kernel",
-		  have_trivial ? sql : sql_old, &t, &st))
+		  counts ? agreement_counts_sql : have_trivial ? sql : sql_old, &t, &st))
 		return -1;
 	table_column(t, "question", NULL, 0);
 	table_column(t, "asked", NULL, 0);
@@ -158,7 +187,7 @@ static int agreement(struct vms_window *w, struct out *o, int have_trivial)
 	return emit(w, o, t, st, rc);
 }
 
-static int policies(struct vms_window *w, struct out *o)
+static int policies(struct vms_window *w, struct out *o, int counts)
 {
 	static const char sql[] =
 		"SELECT policy, question, COUNT(*), SUM(agrees = 0), SUM(agrees IS NULL),"
@@ -166,11 +195,18 @@ static int policies(struct vms_window *w, struct out *o)
 		" SUM(agrees = 0 AND firmness IN ('exact', 'sampled')),"
 		" SUM(agrees = 0 AND firmness IN ('inferred', 'unknown'))"
 		" FROM " IN_WINDOW " GROUP BY policy, question ORDER BY MIN(rid), question";
+	/* the same from the counts: differs is NULL, as SUM(agrees = 0) is, when none is decidable */
+	static const char sql_counts[] =
+		"SELECT policy, question, SUM(asked),"
+		" CASE WHEN SUM(decidable) > 0 THEN SUM(decidable - agreed) END, SUM(undecidable),"
+		" SUM(pages), SUM(firm), SUM(soft)"
+		" FROM replay_count GROUP BY policy, question ORDER BY MIN(first_answer), question";
 	struct table *t = NULL;
 	sqlite3_stmt *st = NULL;
 	int rc, i;
 
-	if (start(w, "policies", "Where each policy differs from the recorded kernel", sql, &t, &st))
+	if (start(w, "policies", "Where each policy differs from the recorded kernel",
+		  counts ? sql_counts : sql, &t, &st))
 		return -1;
 	table_column(t, "policy", NULL, 0);
 	table_column(t, "question", NULL, 0);
@@ -196,8 +232,11 @@ static int policies(struct vms_window *w, struct out *o)
 }
 
 /* What each policy changes relative to the baseline. */
-static int vs_baseline(struct vms_window *w, struct out *o)
+static int vs_baseline(struct vms_window *w, struct out *o, int counts)
 {
+	static const char sql_counts[] =
+		"SELECT policy, question, baseline_answer, policy_answer, decisions, pages"
+		" FROM replay_vs_baseline ORDER BY first_answer, question, decisions DESC";
 	static const char sql[] =
 		"WITH r AS " IN_WINDOW
 		" SELECT b.policy, b.question, a.policy_answer, b.policy_answer, COUNT(*), SUM(b.pages)"
@@ -209,8 +248,8 @@ static int vs_baseline(struct vms_window *w, struct out *o)
 	sqlite3_stmt *st = NULL;
 	int rc, i;
 
-	if (start(w, "vs-baseline", "Where each policy decides differently from the baseline", sql,
-		  &t, &st))
+	if (start(w, "vs-baseline", "Where each policy decides differently from the baseline",
+		  counts ? sql_counts : sql, &t, &st))
 		return -1;
 	table_column(t, "policy", NULL, 0);
 	table_column(t, "question", NULL, 0);
@@ -230,8 +269,11 @@ static int vs_baseline(struct vms_window *w, struct out *o)
 	return emit(w, o, t, st, rc);
 }
 
-static int by_reclaimer(struct vms_window *w, struct out *o)
+static int by_reclaimer(struct vms_window *w, struct out *o, int counts)
 {
+	static const char sql_counts[] =
+		"SELECT policy, question, reclaimer, decidable, decidable - agreed FROM replay_count"
+		" WHERE decidable > 0 ORDER BY first_decidable, question, reclaimer";
 	static const char sql[] =
 		"SELECT r.policy, r.question, d.reclaimer, COUNT(*), SUM(r.agrees = 0)"
 		" FROM " IN_WINDOW " r JOIN decision d ON d.id = r.decision WHERE r.agrees IS NOT NULL"
@@ -240,7 +282,7 @@ static int by_reclaimer(struct vms_window *w, struct out *o)
 	sqlite3_stmt *st = NULL;
 	int rc, i;
 
-	if (start(w, "by-reclaimer", "Differences by reclaimer", sql, &t, &st))
+	if (start(w, "by-reclaimer", "Differences by reclaimer", counts ? sql_counts : sql, &t, &st))
 		return -1;
 	table_column(t, "policy", NULL, 0);
 	table_column(t, "question", NULL, 0);
@@ -257,22 +299,9 @@ static int by_reclaimer(struct vms_window *w, struct out *o)
 	return emit(w, o, t, st, rc);
 }
 
-/* The first @show differences of each policy. */
-static int differences(struct vms_window *w, struct out *o, int show)
+/* Columns of the differences table, and one row of it from @st. */
+static void difference_columns(struct table *t)
 {
-	static const char sql[] =
-		"WITH r AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY policy ORDER BY rid) AS n"
-		"  FROM " IN_WINDOW " WHERE agrees = 0)"
-		" SELECT r.policy, (d.ts - (SELECT MIN(ts) FROM decision)) / 1e9, d.reclaimer, d.pid,"
-		" d.priority, r.question, r.kernel, r.policy_answer, r.pages, r.firmness"
-		" FROM r JOIN decision d ON d.id = r.decision WHERE r.n <= ?3 ORDER BY r.rid";
-	struct table *t = NULL;
-	sqlite3_stmt *st = NULL;
-	int rc, i;
-
-	if (start(w, "differences", "First differences of each policy", sql, &t, &st))
-		return -1;
-	sqlite3_bind_int(st, 3, show);
 	table_column(t, "policy", NULL, 0);
 	table_column(t, "time", "s", 6);
 	table_column(t, "reclaimer", NULL, 0);
@@ -283,53 +312,175 @@ static int differences(struct vms_window *w, struct out *o, int show)
 	table_column(t, "policy answer", NULL, 0);
 	table_column(t, "pages", NULL, 0);
 	table_column(t, "firmness", NULL, 0);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		table_row(t);
-		table_text(t, (const char *)sqlite3_column_text(st, 0));
-		table_real(t, sqlite3_column_double(st, 1));
-		table_text(t, (const char *)sqlite3_column_text(st, 2));
-		table_int(t, sqlite3_column_int64(st, 3));
-		table_int(t, sqlite3_column_int64(st, 4));
-		for (i = 5; i < 8; i++)
-			table_text(t, (const char *)sqlite3_column_text(st, i));
-		int_or_null(t, st, 8);
-		table_text(t, (const char *)sqlite3_column_text(st, 9));
-	}
-	table_note(t, "time: seconds from the first decision; all differences are in table "
-		   "replay_result (agrees = 0)");
+}
+
+static void difference_row(struct table *t, sqlite3_stmt *st)
+{
+	table_row(t);
+	table_text(t, (const char *)sqlite3_column_text(st, 0));
+	table_real(t, sqlite3_column_double(st, 1));
+	table_text(t, (const char *)sqlite3_column_text(st, 2));
+	table_int(t, sqlite3_column_int64(st, 3));
+	table_int(t, sqlite3_column_int64(st, 4));
+	for (int i = 5; i < 8; i++)
+		table_text(t, (const char *)sqlite3_column_text(st, i));
+	int_or_null(t, st, 8);
+	table_text(t, (const char *)sqlite3_column_text(st, 9));
+}
+
+#define DIFFERENCES_NOTE "time: seconds from the first decision; all differences are in table " \
+			 "replay_result (agrees = 0)"
+
+/* The first @show differences of each policy, from the rows in the window. */
+static int differences(struct vms_window *w, struct out *o, int show)
+{
+	static const char sql[] =
+		"WITH r AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY policy ORDER BY rid) AS n"
+		"  FROM " IN_WINDOW " WHERE agrees = 0)"
+		" SELECT r.policy, (d.ts - (SELECT MIN(ts) FROM decision)) / 1e9, d.reclaimer, d.pid,"
+		" d.priority, r.question, r.kernel, r.policy_answer, r.pages, r.firmness"
+		" FROM r JOIN decision d ON d.id = r.decision WHERE r.n <= ?3 ORDER BY r.rid";
+	struct table *t = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (start(w, "differences", "First differences of each policy", sql, &t, &st))
+		return -1;
+	sqlite3_bind_int(st, 3, show);
+	difference_columns(t);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		difference_row(t, st);
+	table_note(t, DIFFERENCES_NOTE);
 	return emit(w, o, t, st, rc);
+}
+
+/*
+ * The same for the whole run, with the stored counts: the policies in their
+ * order from replay_count, then the first rows of each (a policy's rows
+ * follow one another in replay_result: a range of rowids, its bounds from
+ * the index on policy), the first decision's time from replay_summary; no
+ * grouping of every difference.
+ */
+static int differences_counted(struct vms_window *w, struct out *o, int show)
+{
+	static const char rows_sql[] =
+		"SELECT r.policy, (d.ts - (SELECT first_decision_ts FROM replay_summary)) / 1e9,"
+		" d.reclaimer, d.pid, d.priority, r.question, r.kernel, r.policy_answer, r.pages,"
+		" r.firmness FROM replay_result r JOIN decision d ON d.id = r.decision"
+		" WHERE r.rowid BETWEEN (SELECT MIN(rowid) FROM replay_result WHERE policy = ?3)"
+		" AND (SELECT MAX(rowid) FROM replay_result WHERE policy = ?3)"
+		" AND +r.policy = ?3 AND r.agrees = 0 ORDER BY r.rowid LIMIT ?4";
+	struct table *t = NULL;
+	sqlite3_stmt *pst = NULL, *st = NULL;
+	int rc;
+
+	if (start(w, "differences", "First differences of each policy",
+		  "SELECT policy FROM replay_count GROUP BY policy ORDER BY MIN(first_answer)", &t, &pst))
+		return -1;
+	st = vms_window_prepare(w, rows_sql);
+	if (!st) {
+		sqlite3_finalize(pst);
+		table_free(t);
+		return -1;
+	}
+	difference_columns(t);
+	while ((rc = sqlite3_step(pst)) == SQLITE_ROW) {
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 3, (const char *)sqlite3_column_text(pst, 0), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int(st, 4, show);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			difference_row(t, st);
+		if (rc != SQLITE_DONE)
+			break;
+	}
+	sqlite3_finalize(pst);
+	table_note(t, DIFFERENCES_NOTE);
+	return emit(w, o, t, st, rc);
+}
+
+/* A replay table with nothing but a note: no results, or none for this window. */
+static int note_only(struct out *o, const char *note)
+{
+	struct table *t = table_new("replay", "agreement", "Baseline agreement with the recorded kernel");
+
+	if (!t)
+		return vms_error("out of memory");
+	table_column(t, "question", NULL, 0);
+	table_note(t, "%s", note);
+	out_table(o, t);
+	table_free(t);
+	return 0;
+}
+
+/*
+ * "all" or "differences" from replay_summary into @results, or "" when the
+ * database has no counts (replayed before they existed) or counts that are
+ * not of the rows of replay_result (a vmscope without them replayed it
+ * again: its rows are not the ones counted).
+ */
+static int results_kept(struct vms_window *w, char *results, size_t size, long long *answers)
+{
+	long long v;
+	sqlite3_stmt *st;
+	int rc = vms_window_int(w, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'"
+			       " AND name IN ('replay_summary', 'replay_count', 'replay_trivial_count',"
+			       " 'replay_vs_baseline')", &v);
+
+	results[0] = 0;
+	*answers = 0;
+	if (rc < 0)
+		return -1;
+	if (v < 4)
+		return 0;
+	st = vms_window_prepare(w, "SELECT s.results, s.answers FROM replay_summary s"
+				" WHERE s.result_rows = COALESCE((SELECT MAX(rowid) FROM replay_result), 0)"
+				" AND s.last_policy IS (SELECT policy FROM replay_result"
+				" ORDER BY rowid DESC LIMIT 1)");
+	if (!st)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		snprintf(results, size, "%s", (const char *)sqlite3_column_text(st, 0));
+		*answers = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return vms_error("%s: %s", vms_db_path(w->db), sqlite3_errmsg(w->sql));
+	return 0;
 }
 
 int vms_report_replay(struct vms_window *w, struct out *o, int show)
 {
-	long long v, have_trivial;
+	long long v, have_trivial, answers;
+	char results[16];
 	int rc = vms_window_int(w, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'"
-			       " AND name IN ('decision', 'replay_result')", &v);
+			       " AND name IN ('decision', 'replay_result')", &v), counts;
 
 	if (rc < 0 || vms_window_int(w, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'"
-				     " AND name = 'replay_trivial'", &have_trivial) < 0)
+				     " AND name = 'replay_trivial'", &have_trivial) < 0 ||
+	    (v == 2 && results_kept(w, results, sizeof(results), &answers)))
 		return -1;
-	if (v == 2) {
+	if (v == 2 && !results[0]) {
+		/* replayed before the counts were stored: every answer is a row */
 		rc = vms_window_int(w, "SELECT 1 FROM replay_result LIMIT 1", &v);
 		if (rc < 0)
 			return -1;
 		v = rc ? 0 : 2;
+	} else if (v == 2 && !answers) {
+		v = 0;
 	}
-	if (v < 2) {
-		struct table *t = table_new("replay", "agreement",
-					    "Baseline agreement with the recorded kernel");
-
-		if (!t)
-			return vms_error("out of memory");
-		table_column(t, "question", NULL, 0);
-		table_note(t, "no replay results in this database: `vmscope replay DB` computes "
-			   "and stores them");
-		out_table(o, t);
-		table_free(t);
-		return 0;
-	}
-	if (agreement(w, o, have_trivial != 0) || policies(w, o) || vs_baseline(w, o) || by_reclaimer(w, o) ||
-	    differences(w, o, show))
+	if (v < 2)
+		return note_only(o, "no replay results in this database: `vmscope replay DB` computes "
+				 "and stores them");
+	/* the counts are of the whole run; a narrower window needs every answer's row */
+	counts = results[0] && w->from <= w->run_start && w->to >= w->run_end;
+	if (results[0] && !counts && strcmp(results, "all"))
+		return note_only(o, "replay_result holds only the differing answers (replayed with "
+				 "--results differences, the default above 250000 decisions x policies): the "
+				 "counts of a window need `vmscope replay DB --results all`");
+	if (agreement(w, o, have_trivial != 0, counts) || policies(w, o, counts) ||
+	    vs_baseline(w, o, counts) || by_reclaimer(w, o, counts) ||
+	    (counts ? differences_counted(w, o, show) : differences(w, o, show)))
 		return -1;
 	return 0;
 }

@@ -14,11 +14,15 @@
 #    largest sample by bench/replay-scale.sh (copies of its events laid end
 #    to end in time; cached in bench/work/replay-N.db). Per size: the median
 #    wall time of VMSCOPE_BENCH_RUNS rounds, events/s, the peak RSS
-#    (/usr/bin/time), and the ratio to a reference run in the same round,
+#    (/usr/bin/time), the ratio to a reference run in the same round,
 #    `sqlite3 DB 'SELECT total(ts) FROM ...'` over the reclaim event tables
-#    the decisions are rebuilt from (one pass over their rows). The last
-#    line is the growth: seconds per event at the largest size over seconds
-#    per event at the smallest (1.0: linear).
+#    the decisions are rebuilt from (one pass over their rows), and which
+#    answers replay_result kept (replay_summary.results: all up to 250,000
+#    decisions x policies, differences above). Then, per size, the seconds
+#    of each part of the last round (VMSCOPE_TIMING). The last lines are the
+#    growth, seconds per event at the largest size over seconds per event
+#    at the smallest (1.0: linear), and with a 10M size issue 18's target
+#    (10M events in <= 10 s) against its median wall time.
 #
 # Usage: sh bench/replay-bench.sh [ROUNDS]
 # Settings (environment):
@@ -82,8 +86,9 @@ reference_sql=$(for t in $TABLES; do printf '%sSELECT total(ts) FROM %s' "${sep:
 
 mkdir -p "$WORK"
 echo
-printf '%-10s %10s %10s %12s %10s %10s %8s\n' events "wall s" "cpu s" "events/s" "peak MiB" "ref s" ratio
-first_per_event="" last_per_event=""
+printf '%-10s %10s %10s %12s %10s %10s %8s %12s\n' events "wall s" "cpu s" "events/s" "peak MiB" "ref s" \
+	ratio results
+first_per_event="" last_per_event="" phases=""
 for n in $SIZES; do
 	db=$WORK/replay-$n.db
 	if [ ! -s "$db" ] || [ "$db" -ot bench/replay-scale.sh ] || [ "$db" -ot "$largest" ] ||
@@ -100,8 +105,8 @@ for n in $SIZES; do
 		t0=$(now)
 		sqlite3 "$db" "$reference_sql" > /dev/null || die "the reference failed on $db"
 		t1=$(now)
-		/usr/bin/time -f '%U %S %M' -o "$SCRATCH/time" "$VMSCOPE" replay "$db" > /dev/null \
-			2> "$SCRATCH/err" || { cat "$SCRATCH/err" >&2; die "replay failed on $db"; }
+		VMSCOPE_TIMING=1 /usr/bin/time -f '%U %S %M' -o "$SCRATCH/time" "$VMSCOPE" replay "$db" \
+			> /dev/null 2> "$SCRATCH/err" || { cat "$SCRATCH/err" >&2; die "replay failed on $db"; }
 		t2=$(now)
 		read -r user sys rss < "$SCRATCH/time"
 		walls="$walls $(echo "$t2 - $t1" | bc)"
@@ -111,12 +116,28 @@ for n in $SIZES; do
 		r=$((r + 1))
 	done
 	wall=$(median $walls) cpu=$(median $cpus) ref=$(median $refs)
+	# an older binary prints no timing lines and stores no replay_summary
+	# (and leaves a newer binary's replay_summary stale: its result_rows no longer match)
+	results=$(sqlite3 "$db" "SELECT results FROM replay_summary WHERE result_rows =
+		(SELECT MAX(rowid) FROM replay_result)" 2> /dev/null)
+	[ -n "$results" ] || results="(every row)"
+	phases="$phases$(printf '%-10s' "$events") $(awk '/^timing: / { $1 = ""; t = $NF; $NF = "";
+		sub(/^ +/, ""); sub(/ +$/, ""); printf "%s %s, ", $0, t }' "$SCRATCH/err" | sed 's/, $//')
+"
 	per_event=$(echo "scale=12; $wall / $events" | bc)
 	[ -z "$first_per_event" ] && first_per_event=$per_event first_n=$events
 	last_per_event=$per_event last_n=$events
-	printf '%-10s %10s %10s %12.0f %10.1f %10s %8.1f\n' "$events" "$wall" "$cpu" \
+	printf '%-10s %10s %10s %12.0f %10.1f %10s %8.1f %12s\n' "$events" "$wall" "$cpu" \
 		"$(echo "$events / $wall" | bc -l)" "$(echo "$peak / 1024" | bc -l)" "$ref" \
-		"$(echo "$wall / $ref" | bc -l)"
+		"$(echo "$wall / $ref" | bc -l)" "$results"
+	last_wall=$wall
 done
+echo
+echo "seconds per part, last round (VMSCOPE_TIMING):"
+printf '%s' "$phases"
 printf 'replay growth: %.2f (seconds per event at %s events over at %s; 1.00 is linear)\n' \
 	"$(echo "$last_per_event / $first_per_event" | bc -l)" "$last_n" "$first_n"
+if [ "$last_n" -ge 10000000 ]; then
+	printf 'issue 18 target, %s events in <= 10 s: %s (median wall %s s)\n' "$last_n" \
+		"$(echo "$last_wall <= 10" | bc | sed 's/1/met/; s/0/not met/')" "$last_wall"
+fi

@@ -31,6 +31,13 @@ static int replay_run(struct plot_job *job, int i)
 	if (vms_window_int(&r->ctx, "SELECT COUNT(*) FROM replay_result", &n) || n == 0)
 		return vms_error("'%s' has no replay results: run 'vmscope replay %s' first",
 				 r->path, r->path);
+	/* the decisions per bin are those of the baseline's rows: every answer must be a row */
+	if (vms_window_int(&r->ctx, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'replay_summary'",
+			   &n) == 0 && n &&
+	    vms_window_int(&r->ctx, "SELECT COUNT(*) FROM replay_summary WHERE results = 'differences'"
+			   " AND result_rows = (SELECT MAX(rowid) FROM replay_result)", &n) == 0 && n)
+		return vms_error("'%s' keeps only the differing answers of its replay: run 'vmscope "
+				 "replay %s --results all' for this plot", r->path, r->path);
 	if (sqlite3_prepare_v2(r->ctx.sql, "SELECT policy FROM replay_result GROUP BY policy"
 			       " ORDER BY MIN(rowid)", -1, &st, NULL))
 		return plot_sql_error(r);

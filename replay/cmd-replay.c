@@ -14,17 +14,88 @@
 #include "vms.h"
 #include "cli.h"
 #include "replay.h"
+#include "replay-summary.h"
 #include "vms-report.h"
+
+/*
+ * --results auto keeps every answer up to this many decisions x policies
+ * (replay_summary.results): 50,000 decisions with the five built-in policies
+ */
+#define ALL_RESULTS_MAX_PAIRS 250000
 
 static const struct cli_help replay_help = {
 	.synopsis = { "vmscope replay DB [--policy P]... [options]", "vmscope replay --list" },
 	.about = "Rebuild each reclaim decision of a run (passes of kswapd, direct and memcg\n"
 		 "reclaim, kswapd runs) with its inputs, run them through policies, and report\n"
 		 "where each would have decided differently from the recorded kernel. Results\n"
-		 "are stored in the tables decision and replay_result of DB.\n",
+		 "are stored in the tables decision, replay_result and the replay_* counts of DB.\n",
 	.more = "Exit status: 0 done; 1 DB unreadable or a policy failed to load; 2 usage\n"
 		"error. See docs/replay.md.\n",
 };
+
+/* With VMSCOPE_TIMING set: "timing: PHASE S" on stderr, seconds since the previous phase. */
+static void phase_done(const char *phase, double *since)
+{
+	double now = vms_now();
+
+	if (getenv("VMSCOPE_TIMING"))
+		fprintf(stderr, "timing: %-24s %7.3f s\n", phase, now - *since);
+	*since = now;
+}
+
+/* How replay_result keeps the answers: "all" or "differences", for @mode, @ndecisions, @npolicies. */
+static const char *results_kept(const char *mode, long ndecisions, int npolicies)
+{
+	if (!strcmp(mode, "auto"))
+		return (long long)ndecisions * npolicies <= ALL_RESULTS_MAX_PAIRS ? "all" : "differences";
+	return mode;
+}
+
+/* Evaluate every policy into the tables, counting the answers in a summary. Return: 0 or -1. */
+static int evaluate_all(struct vms_db *db, const struct decision *all, long n,
+			struct policy_instance *pols, int npols, const char *results, double *t)
+{
+	struct replay_summary *sum = summary_new(npols, n);
+	const char **labels = calloc(npols, sizeof(*labels));
+	struct eval_target to = { .differences_only = !strcmp(results, "differences"), .summary = sum };
+	struct eval_totals tot;
+	long long first_ts = 0;
+	int rc = -1, i;
+
+	if (!sum || !labels) {
+		if (sum)
+			vms_error("out of memory");
+		goto out;
+	}
+	for (i = 0; i < npols; i++) {
+		labels[i] = pols[i].label;
+		to.policy_index = i;
+		/* the trivial predictors' rows once, with the baseline's */
+		if (evaluate_policy_into(db, all, n, &pols[i], i == 0, &to, &tot)) {
+			vms_error("policy '%s': %s", pols[i].label, vms_last_error());
+			goto out;
+		}
+		phase_done(pols[i].label, t);
+	}
+	for (long k = 0; k < n; k++)
+		if (!k || all[k].ts < first_ts)
+			first_ts = all[k].ts;
+	rc = summary_store(sum, vms_db_sql(db), labels, results, first_ts);
+	phase_done("summary", t);
+out:
+	summary_free(sum);
+	free(labels);
+	return rc;
+}
+
+/* Is policy spec @i given again after it? */
+static int given_later(const struct cli_list *specs, int i)
+{
+	for (int j = i + 1; j < specs->n; j++)
+		if (!strcmp(specs->items[i], specs->items[j]))
+			return 1;
+	return 0;
+}
 
 static void list_policies(void)
 {
@@ -91,11 +162,11 @@ int cmd_replay(int argc, const char **argv)
 	struct cli_list specs = { 0 };
 	enum out_format fmt = OUT_TEXT;
 	struct vms_window win = { 0 };
-	struct eval_totals tot;
-	const char *path = NULL;
+	const char *path = NULL, *results_mode = "auto", *results;
 	struct vms_db *db = NULL;
 	struct decision *all = NULL;
 	struct out *o = NULL;
+	double t = vms_now();
 	long n, nall = 0;
 	const struct cli_option opts[] = {
 		OPT_STRING_LIST('p', "policy", &specs, "P",
@@ -105,6 +176,10 @@ int cmd_replay(int argc, const char **argv)
 		OPT_MODE(0, "list", &list, "list the built-in policies and exit"),
 		OPT_FORMAT(&fmt),
 		OPT_INT(0, "show", &show, "N", "differences listed per policy (default 10)", 0, INT_MAX),
+		OPT_STRING(0, "results", &results_mode, "K",
+			   "answers kept in replay_result: all, differences (those\n"
+			   "that differ from the kernel; counts in replay_count), or\n"
+			   "auto (default: all up to 250000 decisions x policies)"),
 		OPT_INT(0, "bench", &bench_rounds, "R",
 			"time R rounds of every policy over the decisions in\n"
 			"memory (nothing stored) and print decisions per second", 1, 1000000),
@@ -116,6 +191,12 @@ int cmd_replay(int argc, const char **argv)
 		goto out;
 	if (list) {
 		list_policies();
+		goto out;
+	}
+	if (strcmp(results_mode, "auto") && strcmp(results_mode, "all") &&
+	    strcmp(results_mode, "differences")) {
+		rc = cli_usage_error(opts, &replay_help, "--results must be all, differences or auto, "
+				     "not '%s'", results_mode);
 		goto out;
 	}
 	rc = 1;
@@ -140,7 +221,12 @@ int cmd_replay(int argc, const char **argv)
 				goto out;
 			}
 	for (i = 0; i < specs.n; i++) {
-		if (!strcmp(specs.items[i], "v6.18"))
+		/*
+		 * a policy given twice is evaluated once, where it was given last:
+		 * its rows replaced the earlier ones before the counts, and
+		 * counting it twice would double its counts
+		 */
+		if (!strcmp(specs.items[i], "v6.18") || given_later(&specs, i))
 			continue;
 		if (policy_open(specs.items[i], &pols[npols])) {
 			rc = error_last();
@@ -153,41 +239,53 @@ int cmd_replay(int argc, const char **argv)
 		rc = error_last();
 		goto out;
 	}
-	/* replay rewrites its tables: drop them, as their columns may be older than the DDL */
-	if (vms_db_exec(db, "DROP TABLE IF EXISTS replay_trivial; DROP TABLE IF EXISTS replay_result;"
-			" DROP TABLE IF EXISTS decision") ||
+	/*
+	 * replay rewrites its tables: drop them, as their columns may be older
+	 * than the DDL. Without zeroing the freed pages (SQLite's secure_delete,
+	 * on in Debian's build): the old tables are replay's own results, and
+	 * zeroing them wrote (and journaled) the whole of them again, 6 s of a
+	 * second replay of 10M events.
+	 */
+	if (vms_db_exec(db, "PRAGMA secure_delete = OFF") ||
+	    vms_db_exec(db, "DROP TABLE IF EXISTS replay_trivial; DROP TABLE IF EXISTS replay_result;"
+			" DROP TABLE IF EXISTS decision; DROP TABLE IF EXISTS replay_summary;"
+			" DROP TABLE IF EXISTS replay_count; DROP TABLE IF EXISTS replay_trivial_count;"
+			" DROP TABLE IF EXISTS replay_vs_baseline") ||
 	    vms_db_apply_schema_file(db, "007-replay.sql") ||
+	    vms_db_apply_schema_file(db, "015-replay-summary.sql") ||
 	    /* the results are indexed once they are all in (007-replay.sql again, below) */
 	    vms_db_exec(db, "DROP INDEX replay_result_policy; DROP INDEX replay_result_decision") ||
 	    vms_db_exec(db, "BEGIN")) {
 		rc = error_last();
 		goto out;
 	}
-	n = decisions_build(db);
+	phase_done("open", &t);
+	/* the records in memory as they are stored: not read back from the table */
+	n = decisions_build(db, &all);
 	if (n < 0) {
 		rc = error_last();
 		goto out;
 	}
-	if (decisions_load(db, &all, &nall)) {
-		rc = error_last();
-		goto out;
-	}
+	nall = n;
+	phase_done("build decisions", &t);
 	if (bench_rounds) {
 		rc = bench(all, nall, pols, npols, bench_rounds);
 		goto out;
 	}
-	for (i = 0; i < npols; i++) {
-		/* the trivial predictors' rows once, with the baseline's */
-		if (evaluate_policy(db, all, nall, &pols[i], i == 0, &tot)) {
-			rc = error("policy '%s': %s", pols[i].label, vms_last_error());
-			goto out;
-		}
+	results = results_kept(results_mode, nall, npols);
+	if (evaluate_all(db, all, nall, pols, npols, results, &t)) {
+		rc = error_last();
+		goto out;
 	}
 	if (vms_db_apply_schema_file(db, "007-replay.sql") || vms_db_exec(db, "COMMIT")) {
 		rc = error_last();
 		goto out;
 	}
+	phase_done("index and commit", &t);
 	note("%ld decision records rebuilt from %s", n, path);
+	if (!strcmp(results, "differences"))
+		note("replay_result holds the answers that differ from the kernel's only; the counts "
+		     "of all are in replay_count (--results all keeps every answer)");
 	win.db = db;
 	if (vms_window_open(&win, 0, 0, 0, 0)) {
 		rc = error_last();
@@ -204,6 +302,7 @@ int cmd_replay(int argc, const char **argv)
 	}
 	rc = out_close(o) ? error("cannot write to standard output") : 0;
 	o = NULL;
+	phase_done("report", &t);
 out:
 	if (o)
 		out_close(o);

@@ -93,4 +93,53 @@ const struct dc_sample *dc_at(const struct dc_series *s, long long ts);
 const struct dc_sample *dc_after(const struct dc_series *s, long long ts);
 void dc_series_release(struct dc_series *s);
 
+/* --- decision-json.c --- */
+
+struct vms_pass_input;
+/* Room for either JSON text of a record, its NUL included. */
+#define DECISION_JSON_MAX 1024
+/* decision.provenance and decision.input_range of @in into @buf. Return: the length. */
+size_t decision_provenance_json(char *buf, const struct vms_pass_input *in);
+size_t decision_range_json(char *buf, const struct vms_pass_input *in);
+
+/* --- decision-row.c --- */
+
+/* The INSERT's parameters of table decision, 1 to DC_COLUMNS, in the INSERT's order. */
+enum {
+	DC_KIND = 1, DC_RECLAIMER, DC_PID, DC_NID, DC_EPISODE_TS, DC_TS, DC_TS_END, DC_PRIORITY,
+	DC_ORDER, DC_INACTIVE_ANON, DC_ACTIVE_ANON, DC_INACTIVE_FILE, DC_ACTIVE_FILE, DC_LRU_SCOPE,
+	DC_FREE_PAGES, DC_HIGH_WMARK, DC_BOOST, DC_SWAPPINESS, DC_SWAP_FREE, DC_REFAULT_FILE,
+	DC_REFAULT_ANON, DC_SAMPLE_AGE_MS, DC_PROVENANCE, DC_SCANNED, /* 4: inactive/active anon/file */
+	DC_RECLAIMED = DC_SCANNED + 4, DC_SLAB_CALLS, DC_SLAB_FREED, DC_RUNS_SINCE_SUCCESS,
+	DC_RESTARTED, DC_SWEEP, DC_NO_CACHE_TRIM_MODE, DC_FORCE_DEACTIVATE,
+	DC_RECLAIMED_TYPE,	/* 2 each, anon then file: reclaimed, activated, rotated, pageout, restored */
+	DC_ACTIVATED = DC_RECLAIMED_TYPE + 2, DC_ROTATED = DC_ACTIVATED + 2,
+	DC_PAGEOUT = DC_ROTATED + 2, DC_RESTORED = DC_PAGEOUT + 2,
+	DC_SWAP_TOTAL = DC_RESTORED + 2, DC_BOOST_RECLAIM, DC_INPUT_RANGE, DC_FIRST_SWEEP_LOWEST,
+	DC_FIRST_SWEEP_RECLAIMED, DC_FIRST_SWEEP_SLAB_FREED, DC_RETRIED,
+	DC_COLUMNS = DC_RETRIED
+};
+
+/* One row: per column its SQLite type (SQLITE_NULL when not set) and value. */
+struct dc_row {
+	unsigned char type[DC_COLUMNS + 1];
+	long long i[DC_COLUMNS + 1];
+	double f[DC_COLUMNS + 1];
+	const char *text[DC_COLUMNS + 1];	/* must live until the row is bound and read */
+	int len[DC_COLUMNS + 1];
+	const struct vms_pass_input *in;	/* the inputs DC_PROVENANCE and DC_INPUT_RANGE describe */
+};
+
+/* Every column NULL. */
+void dc_row_clear(struct dc_row *r);
+void dc_row_int(struct dc_row *r, int col, long long v);
+void dc_row_double(struct dc_row *r, int col, double v);
+/* @len < 0: up to the NUL. */
+void dc_row_text(struct dc_row *r, int col, const char *s, int len);
+/* Bind every column of @r to the INSERT @st (texts copied). */
+void dc_row_bind(const struct dc_row *r, sqlite3_stmt *st);
+struct decision;
+/* decision-load.c: the record of row @r of id @id, before decisions_order(). */
+void dc_decision_of_row(const struct dc_row *r, long long id, struct decision *d);
+
 #endif

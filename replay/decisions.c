@@ -81,6 +81,9 @@ struct builder {
 	int have_memcg_swappiness;
 	long long page_kb;
 	long records;
+	int keep;			/* also keep the records in memory: */
+	struct decision *kept;
+	long kept_alloc;
 	/* per node: refault snapshot at the end of the previous cycle */
 	long long snap_file[64], snap_anon[64];
 	int have_snap[64];
@@ -448,32 +451,23 @@ static void snapshot_refaults(struct builder *b, int nid, long long ts)
 	b->have_snap[nid] = have_f || have_a;
 }
 
-static const char *prov_name(enum vms_prov p)
-{
-	static const char *const names[] = { "exact", "sampled", "inferred", "unknown" };
-
-	return names[p];
-}
-
-/* The ranges of the inputs (JSON: name -> [lo, hi]), for the firmness of the answers. */
-static void input_ranges(struct vms_buf *out, const struct vms_pass_input *in)
-{
-	const struct { const char *name; const struct vms_value *v; } r[] = {
-		{ "inactive_anon", &in->inactive_anon }, { "active_anon", &in->active_anon },
-		{ "inactive_file", &in->inactive_file }, { "active_file", &in->active_file },
-		{ "free", &in->free_pages }, { "high_wmark", &in->high_wmark }, { "boost", &in->boost },
-		{ "swap_free", &in->swap_free }, { "refault_file", &in->refault_file },
-		{ "refault_anon", &in->refault_anon },
-	};
-	size_t i;
-
-	vms_buf_addf(out, "{");
-	for (i = 0; i < sizeof(r) / sizeof(r[0]); i++)
-		vms_buf_addf(out, "%s\"%s\":[%lld,%lld]", i ? "," : "", r[i].name, r[i].v->lo, r[i].v->hi);
-	vms_buf_addf(out, "}");
-}
-
 /* A record: a pass (@p set) or a kswapd run (@p NULL; the run fields of @t). */
+/* Keep the record of row @r, just inserted, in memory too. */
+static int keep_record(struct builder *b, const struct dc_row *r)
+{
+	if (b->records > b->kept_alloc) {
+		long na = b->kept_alloc ? 2 * b->kept_alloc : 1024;
+		struct decision *nk = realloc(b->kept, na * sizeof(*nk));
+
+		if (!nk)
+			return vms_error("out of memory");
+		b->kept = nk;
+		b->kept_alloc = na;
+	}
+	dc_decision_of_row(r, sqlite3_last_insert_rowid(b->sql), &b->kept[b->records - 1]);
+	return 0;
+}
+
 static int insert_record(struct builder *b, struct task_state *t, const char *kind,
 			 const struct vms_pass_input *in, long long ts, long long ts_end, int priority,
 			 const long long *scanned, long long reclaimed, long long slab_calls,
@@ -481,95 +475,78 @@ static int insert_record(struct builder *b, struct task_state *t, const char *ki
 			 const struct pass *p)
 {
 	sqlite3_stmt *st = b->insert;
-	struct vms_buf prov = { 0 }, ranges = { 0 };
-	int i = 1;
+	char prov[DECISION_JSON_MAX], ranges[DECISION_JSON_MAX];
+	size_t prov_len = decision_provenance_json(prov, in), ranges_len = decision_range_json(ranges, in);
+	struct dc_row row;
+	struct dc_row *r = &row;
 
-	vms_buf_addf(&prov, "{\"lru\":\"%s\",\"free\":\"%s\",\"high_wmark\":\"%s\",\"boost\":\"%s\","
-		     "\"swappiness\":\"%s\",\"swap_free\":\"%s\",\"swap_total\":\"%s\","
-		     "\"boost_reclaim\":\"%s\",\"refault_file\":\"%s\","
-		     "\"refault_anon\":\"%s\",\"priority\":\"exact\",\"outcome\":\"exact\"}",
-		     prov_name(in->inactive_file.prov), prov_name(in->free_pages.prov),
-		     prov_name(in->high_wmark.prov), prov_name(in->boost.prov),
-		     prov_name(in->swappiness.prov), prov_name(in->swap_free.prov),
-		     prov_name(in->swap_total.prov), prov_name(in->boost_reclaim.prov),
-		     prov_name(in->refault_file.prov), prov_name(in->refault_anon.prov));
-	input_ranges(&ranges, in);
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	sqlite3_bind_text(st, i++, kind, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, i++, t->reclaimer ? t->reclaimer : "other", -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, i++, t->pid);
+	dc_row_clear(r);
+	r->in = in;
+	dc_row_text(r, DC_KIND, kind, -1);
+	dc_row_text(r, DC_RECLAIMER, t->reclaimer ? t->reclaimer : "other", -1);
+	dc_row_int(r, DC_PID, t->pid);
 	if (nid >= 0)
-		sqlite3_bind_int(st, i, nid);
-	i++;
+		dc_row_int(r, DC_NID, nid);
 	if (t->episode_ts)
-		sqlite3_bind_int64(st, i, t->episode_ts);
-	i++;
-	sqlite3_bind_int64(st, i++, ts);
-	sqlite3_bind_int64(st, i++, ts_end);
-	sqlite3_bind_int(st, i++, priority);
+		dc_row_int(r, DC_EPISODE_TS, t->episode_ts);
+	dc_row_int(r, DC_TS, ts);
+	dc_row_int(r, DC_TS_END, ts_end);
+	dc_row_int(r, DC_PRIORITY, priority);
 	if (t->order >= 0)
-		sqlite3_bind_int(st, i, t->order);
-	i++;
-#define BIND_VALUE(x) do { if ((x).prov != VMS_PROV_UNKNOWN) sqlite3_bind_int64(st, i, (x).v); i++; } while (0)
-	BIND_VALUE(in->inactive_anon);
-	BIND_VALUE(in->active_anon);
-	BIND_VALUE(in->inactive_file);
-	BIND_VALUE(in->active_file);
+		dc_row_int(r, DC_ORDER, t->order);
+#define ROW_VALUE(col, x) do { if ((x).prov != VMS_PROV_UNKNOWN) dc_row_int(r, col, (x).v); } while (0)
+	ROW_VALUE(DC_INACTIVE_ANON, in->inactive_anon);
+	ROW_VALUE(DC_ACTIVE_ANON, in->active_anon);
+	ROW_VALUE(DC_INACTIVE_FILE, in->inactive_file);
+	ROW_VALUE(DC_ACTIVE_FILE, in->active_file);
 	if (in->inactive_file.prov != VMS_PROV_UNKNOWN)
-		sqlite3_bind_text(st, i, in->reclaimer == VMS_MEMCG && b->have_memcg &&
-				  in->inactive_file.prov == VMS_PROV_SAMPLED ? b->memcg_scope : "node",
-				  -1, SQLITE_STATIC);
-	i++;
-	BIND_VALUE(in->free_pages);
-	BIND_VALUE(in->high_wmark);
-	BIND_VALUE(in->boost);
-	BIND_VALUE(in->swappiness);
-	BIND_VALUE(in->swap_free);
-	BIND_VALUE(in->refault_file);
-	BIND_VALUE(in->refault_anon);
+		dc_row_text(r, DC_LRU_SCOPE, in->reclaimer == VMS_MEMCG && b->have_memcg &&
+			    in->inactive_file.prov == VMS_PROV_SAMPLED ? b->memcg_scope : "node", -1);
+	ROW_VALUE(DC_FREE_PAGES, in->free_pages);
+	ROW_VALUE(DC_HIGH_WMARK, in->high_wmark);
+	ROW_VALUE(DC_BOOST, in->boost);
+	ROW_VALUE(DC_SWAPPINESS, in->swappiness);
+	ROW_VALUE(DC_SWAP_FREE, in->swap_free);
+	ROW_VALUE(DC_REFAULT_FILE, in->refault_file);
+	ROW_VALUE(DC_REFAULT_ANON, in->refault_anon);
 	if (in->sample_age_ms >= 0)
-		sqlite3_bind_double(st, i, in->sample_age_ms);
-	i++;
-	sqlite3_bind_text(st, i++, prov.buf, (int)prov.len, SQLITE_TRANSIENT);
+		dc_row_double(r, DC_SAMPLE_AGE_MS, in->sample_age_ms);
+	dc_row_text(r, DC_PROVENANCE, prov, (int)prov_len);
 	for (int k = 0; k < 4; k++)
-		sqlite3_bind_int64(st, i++, scanned[k]);
-	sqlite3_bind_int64(st, i++, reclaimed);
-	sqlite3_bind_int64(st, i++, slab_calls);
-	sqlite3_bind_int64(st, i++, slab_freed);
+		dc_row_int(r, DC_SCANNED + k, scanned[k]);
+	dc_row_int(r, DC_RECLAIMED, reclaimed);
+	dc_row_int(r, DC_SLAB_CALLS, slab_calls);
+	dc_row_int(r, DC_SLAB_FREED, slab_freed);
 	if (runs_since_success >= 0)
-		sqlite3_bind_int(st, i, runs_since_success);
-	i++;
+		dc_row_int(r, DC_RUNS_SINCE_SUCCESS, runs_since_success);
 	if (restarted >= 0)
-		sqlite3_bind_int(st, i, restarted);
-	i++;
-	sqlite3_bind_int(st, i++, p ? in->sweep : 0);
-	sqlite3_bind_int(st, i++, p ? in->no_cache_trim_mode : 0);
-	sqlite3_bind_int(st, i++, p ? in->force_deactivate : 0);
+		dc_row_int(r, DC_RESTARTED, restarted);
+	dc_row_int(r, DC_SWEEP, p ? in->sweep : 0);
+	dc_row_int(r, DC_NO_CACHE_TRIM_MODE, p ? in->no_cache_trim_mode : 0);
+	dc_row_int(r, DC_FORCE_DEACTIVATE, p ? in->force_deactivate : 0);
 	for (int k = 0; k < 2 && p; k++) {
-		sqlite3_bind_int64(st, i + k, p->reclaimed_type[k]);
-		sqlite3_bind_int64(st, i + 2 + k, p->activated[k]);
-		sqlite3_bind_int64(st, i + 4 + k, p->rotated[k]);
-		sqlite3_bind_int64(st, i + 6 + k, p->pageout[k]);
-		sqlite3_bind_int64(st, i + 8 + k, p->restored[k]);
+		dc_row_int(r, DC_RECLAIMED_TYPE + k, p->reclaimed_type[k]);
+		dc_row_int(r, DC_ACTIVATED + k, p->activated[k]);
+		dc_row_int(r, DC_ROTATED + k, p->rotated[k]);
+		dc_row_int(r, DC_PAGEOUT + k, p->pageout[k]);
+		dc_row_int(r, DC_RESTORED + k, p->restored[k]);
 	}
-	i += 10;
-	BIND_VALUE(in->swap_total);
-	BIND_VALUE(in->boost_reclaim);
-#undef BIND_VALUE
-	sqlite3_bind_text(st, i++, ranges.buf, (int)ranges.len, SQLITE_TRANSIENT);
+	ROW_VALUE(DC_SWAP_TOTAL, in->swap_total);
+	ROW_VALUE(DC_BOOST_RECLAIM, in->boost_reclaim);
+#undef ROW_VALUE
+	dc_row_text(r, DC_INPUT_RANGE, ranges, (int)ranges_len);
 	if (!p) {
-		sqlite3_bind_int(st, i, t->first_lowest);
-		sqlite3_bind_int64(st, i + 1, t->first_reclaimed);
-		sqlite3_bind_int64(st, i + 2, t->first_slab_freed);
-		sqlite3_bind_int(st, i + 3, t->run_retried);
+		dc_row_int(r, DC_FIRST_SWEEP_LOWEST, t->first_lowest);
+		dc_row_int(r, DC_FIRST_SWEEP_RECLAIMED, t->first_reclaimed);
+		dc_row_int(r, DC_FIRST_SWEEP_SLAB_FREED, t->first_slab_freed);
+		dc_row_int(r, DC_RETRIED, t->run_retried);
 	}
-	vms_buf_release(&prov);
-	vms_buf_release(&ranges);
+	sqlite3_reset(st);
+	dc_row_bind(r, st);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return sql_fail(b, "cannot store a decision");
 	b->records++;
-	return 0;
+	return b->keep ? keep_record(b, r) : 0;
 }
 
 static int close_pass(struct builder *b, struct task_state *t)
@@ -869,9 +846,9 @@ static int prepare(struct builder *b)
 	return 0;
 }
 
-long decisions_build(struct vms_db *db)
+long decisions_build(struct vms_db *db, struct decision **records)
 {
-	struct builder b = { .db = db, .sql = vms_db_sql(db) };
+	struct builder b = { .db = db, .sql = vms_db_sql(db), .keep = records != NULL };
 	struct task_state t = { .pid = -1 };
 	struct decision_stream events = { 0 };
 	const struct stream_event *e;
@@ -896,8 +873,16 @@ long decisions_build(struct vms_db *db)
 		goto out;
 	if (b.series_failed)
 		goto out;	/* vms_error set by the failed read */
+	decision_stream_release(&events);	/* before the records are ordered: less memory at once */
+	if (records && decisions_order(db, b.kept, b.records))
+		goto out;
+	if (records) {
+		*records = b.kept;
+		b.kept = NULL;
+	}
 	rc = b.records;
 out:
+	free(b.kept);
 	decision_stream_release(&events);
 	for (i = 0; i < 64; i++) {
 		dc_series_release(&b.vmstat[i]);

@@ -22,10 +22,10 @@
  * it). Each answer gets its
  * firmness by moving each input to the ends of its range: the weakest
  * provenance among the inputs that change the answer ('exact' when none
- * does). The latent kernel state is modelled from the recording's own
- * passes (inferred): the 6.2+ anon/file cost (nr_pageout x 32 + rotated per
- * type, halved above a quarter of the lists) and the <= 5.7 reclaim_stat
- * recent_scanned/recent_rotated (halved above a quarter of the type).
+ * does). The latent kernel state the records carry is modelled when they
+ * are loaded (decision-load.c). Each answer is counted in a summary
+ * (summary.c) and stored, or with --results differences only when it
+ * differs from the kernel's.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -36,7 +36,7 @@
 
 #include "vms.h"
 #include "replay.h"
-#include "exact-inputs.h"
+#include "replay-summary.h"
 
 const char *const question_names[5] = {
 	"scan_balance", "deactivate_file", "deactivate_anon", "shrink_slab", "kswapd_retry",
@@ -44,22 +44,6 @@ const char *const question_names[5] = {
 enum { Q_SCAN, Q_DEACT_FILE, Q_DEACT_ANON, Q_SLAB, Q_RETRY };
 
 extern const struct vms_policy policy_v6_18;
-
-static enum vms_prov weakest(enum vms_prov a, enum vms_prov b);
-
-static enum vms_prov prov_of(const char *json, const char *key)
-{
-	char pat[64];
-	const char *p;
-
-	snprintf(pat, sizeof(pat), "\"%s\":\"", key);
-	p = json ? strstr(json, pat) : NULL;
-	if (!p)
-		return VMS_PROV_UNKNOWN;
-	p += strlen(pat);
-	return !strncmp(p, "exact", 5) ? VMS_PROV_EXACT : !strncmp(p, "sampled", 7) ? VMS_PROV_SAMPLED :
-	       !strncmp(p, "inferred", 8) ? VMS_PROV_INFERRED : VMS_PROV_UNKNOWN;
-}
 
 static const char *prov_name(enum vms_prov p)
 {
@@ -73,86 +57,11 @@ static enum vms_prov weakest(enum vms_prov a, enum vms_prov b)
 	return a > b ? a : b;
 }
 
-static void value(sqlite3_stmt *st, int col, const char *prov_json, const char *key,
-		  struct vms_value *v)
-{
-	if (sqlite3_column_type(st, col) == SQLITE_NULL) {
-		v->v = 0;
-		v->prov = VMS_PROV_UNKNOWN;
-	} else {
-		v->v = sqlite3_column_int64(st, col);
-		v->prov = prov_of(prov_json, key);
-	}
-}
-
 static const char *types_name(int bits)
 {
 	static const char *const names[] = { "none", "anon", "file", "anon+file" };
 
 	return names[bits & 3];
-}
-
-/* Latent per-node kernel state, before a pass; then the pass adds to it. */
-struct latent {
-	long long anon_cost, file_cost;			/* 6.2+ lruvec->anon_cost/file_cost */
-	long long recent_scanned[2], recent_rotated[2];	/* <= 5.7 reclaim_stat */
-	long long run_ts;		/* kswapd run the cache-trim failures below belong to */
-	int cache_trim_mode_failed;
-};
-
-static void model_range(struct vms_value *v, long long x)
-{
-	v->v = x;
-	v->prov = VMS_PROV_INFERRED;
-	v->lo = x / 2;		/* the model's uncertainty, assumed: half to twice */
-	v->hi = 2 * x;
-}
-
-/* Give the pass the state the kernel had before it; get_scan_count() halves recent_* first. */
-static void latent_inputs(struct latent *l, struct decision *d)
-{
-	long long size[2] = { d->in.inactive_anon.v + d->in.active_anon.v,
-			      d->in.inactive_file.v + d->in.active_file.v };
-
-	for (int t = 0; t < 2; t++)
-		if (l->recent_scanned[t] > size[t] / 4) {
-			l->recent_scanned[t] /= 2;
-			l->recent_rotated[t] /= 2;
-		}
-	model_range(&d->in.anon_cost, l->anon_cost);
-	model_range(&d->in.file_cost, l->file_cost);
-	for (int t = 0; t < 2; t++) {
-		model_range(&d->in.recent_scanned[t], l->recent_scanned[t]);
-		model_range(&d->in.recent_rotated[t], l->recent_rotated[t]);
-	}
-}
-
-/*
- * What the pass adds: 6.18 lru_note_cost_unlock_irq(), cost = nr_io *
- * SWAP_CLUSTER_MAX + nr_rotated (inactive batches: nr_pageout and scanned -
- * reclaimed; active: nr_rotated; workingset restores: nr_io via
- * lru_note_cost_refault()), halved when above a quarter of the LRU
- * pages; 5.2 shrink_{in,}active_list(): recent_scanned += nr_taken,
- * recent_rotated += nr_activate (inactive) or nr_rotated (active).
- */
-static void latent_update(struct latent *l, const struct decision *d)
-{
-	long long cost[2], lrus = d->in.inactive_anon.v + d->in.active_anon.v +
-				  d->in.inactive_file.v + d->in.active_file.v;
-
-	for (int t = 0; t < 2; t++) {
-		long long kept = d->scanned[2 * t] - d->reclaimed_type[t];
-
-		cost[t] = (d->pageout[t] + d->restored[t]) * 32 + (kept > 0 ? kept : 0) + d->rotated[t];
-		l->recent_scanned[t] += d->scanned[2 * t] + d->scanned[2 * t + 1];
-		l->recent_rotated[t] += d->activated[t] + d->rotated[t];
-	}
-	l->anon_cost += cost[0];
-	l->file_cost += cost[1];
-	if (l->anon_cost + l->file_cost > lrus / 4) {
-		l->anon_cost /= 2;
-		l->file_cost /= 2;
-	}
 }
 
 struct eval_ctx {
@@ -163,14 +72,43 @@ struct eval_ctx {
 	struct eval_totals *tot;
 	const char *label;
 	int answers_only;		/* benchmark: no firmness (no answer asked again) */
+	int differences_only;		/* replay_result gets the differing answers only */
+	struct replay_summary *sum;	/* counts every answer, or NULL */
+	int policy_index;		/* of p in the summary: 0 the baseline */
+	const struct decision *first;	/* the decisions evaluated: indexes for the summary */
 };
 
-static int store(struct eval_ctx *e, long long id, int q, const char *kernel, const char *answer,
-		 int agrees, long long pages, int has_pages, enum vms_prov firm, int undecidable,
-		 int decisive)
+/* Count one answer in the summary, as replay_result's row of it would count. */
+static int summarize(struct eval_ctx *e, const struct decision *d, int q, const char *answer,
+		     int agrees, long long pages, int has_pages, enum vms_prov firm, int undecidable,
+		     int decisive)
+{
+	struct summary_answer a = {
+		.policy = e->policy_index, .decision = d - e->first, .question = q,
+		.reclaimer = d->reclaimer_index, .answer = answer, .agrees = undecidable ? -1 : !!agrees,
+		.pages = pages, .has_pages = has_pages, .firm = firm <= VMS_PROV_SAMPLED,
+		.decisive = decisive && !undecidable,
+		.stored = e->insert && !(e->differences_only && (undecidable || agrees)),
+	};
+
+	return summary_add(e->sum, &a);
+}
+
+/*
+ * One answer: counted in the totals and the summary, and stored in
+ * replay_result (only when it differs, with differences_only). @kernel and
+ * @answer must outlive the evaluation (string constants).
+ */
+static int store(struct eval_ctx *e, const struct decision *d, int q, const char *kernel,
+		 const char *answer, int agrees, long long pages, int has_pages, enum vms_prov firm,
+		 int undecidable, int decisive)
 {
 	sqlite3_stmt *st = e->insert;
+	long long id = d->id;
 
+	if (e->sum && summarize(e, d, q, answer, agrees, pages, has_pages, firm, undecidable,
+				decisive))
+		return -1;
 	e->tot->asked[q]++;
 	if (undecidable)
 		e->tot->undecidable[q]++;
@@ -182,14 +120,14 @@ static int store(struct eval_ctx *e, long long id, int q, const char *kernel, co
 		e->tot->decisive[q]++;
 		e->tot->agreed_decisive[q] += agrees != 0;
 	}
-	if (!st)
-		return 0;	/* benchmark: count only */
+	if (!st || (e->differences_only && (undecidable || agrees)))
+		return 0;	/* benchmark, or an answer that does not differ: count only */
 	sqlite3_reset(st);
 	sqlite3_bind_text(st, 1, e->label, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, id);
 	sqlite3_bind_text(st, 3, question_names[q], -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, kernel, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 5, answer, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, kernel, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, answer, -1, SQLITE_STATIC);
 	if (undecidable)
 		sqlite3_bind_null(st, 6);
 	else
@@ -328,17 +266,38 @@ static enum vms_prov firmness(struct eval_ctx *e, const struct vms_pass_input *i
 	return VMS_PROV_EXACT;
 }
 
-/* Store whether each trivial predictor of @q agrees on a decisive decision the kernel answered @seen. */
-static int score_trivial(struct eval_ctx *e, int q, const struct decision *d, int seen)
+/*
+ * The firmness of @answer where it is used: stored in its row, or counted
+ * as firm or soft when it differs from the kernel's. An agreeing answer is
+ * no row of a differences-only replay, so its inputs are not moved.
+ */
+static enum vms_prov firmness_of(struct eval_ctx *e, const struct vms_pass_input *in, int q,
+				 int answer, int agrees)
+{
+	return e->differences_only && agrees ? VMS_PROV_EXACT : firmness(e, in, q, answer);
+}
+
+/*
+ * Store whether each trivial predictor of @q agrees on a decisive decision
+ * the kernel answered @seen; @counted: the baseline's answer there is
+ * decisive too (replay_result.decisive), so the summary counts them.
+ */
+static int score_trivial(struct eval_ctx *e, int q, const struct decision *d, int seen, int counted)
 {
 	sqlite3_stmt *st = e->trivial;
 
 	for (int k = 0; st && k < N_TRIVIAL && trivial_name(q, k); k++) {
+		int agrees = trivial_answer(q, k, d) == seen;
+
+		if (e->sum && counted)
+			summary_trivial(e->sum, q, k, agrees);
+		if (e->differences_only)
+			continue;
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, d->id);
 		sqlite3_bind_text(st, 2, question_names[q], -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 3, trivial_name(q, k), -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 4, trivial_answer(q, k, d) == seen);
+		sqlite3_bind_int(st, 4, agrees);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			return vms_error("cannot store a trivial predictor's answer: %s",
 					 sqlite3_errmsg(e->sql));
@@ -367,11 +326,12 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 		else if (!(bits & 1) && (seen & 1))
 			pages = d->scanned[0];
 		decisive = question_decisive(Q_SCAN, d);
-		if (decisive && score_trivial(e, Q_SCAN, d, seen))
+		if (decisive && score_trivial(e, Q_SCAN, d, seen, !undecidable))
 			return -1;
-		if (store(e, d->id, Q_SCAN, types_name(seen), undecidable ? "undecidable" : types_name(bits),
+		if (store(e, d, Q_SCAN, types_name(seen), undecidable ? "undecidable" : types_name(bits),
 			  bits == seen, pages, !undecidable,
-			  undecidable ? VMS_PROV_UNKNOWN : firmness(e, in, Q_SCAN, bits), undecidable,
+			  undecidable ? VMS_PROV_UNKNOWN : firmness_of(e, in, Q_SCAN, bits, bits == seen),
+			  undecidable,
 			  decisive))
 			return -1;
 	}
@@ -387,11 +347,12 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 		undecidable = want == VMS_UNDECIDABLE;
 		did = d->scanned[file ? 3 : 1] > 0;
 		decisive = question_decisive(q, d);
-		if (decisive && score_trivial(e, q, d, did))
+		if (decisive && score_trivial(e, q, d, did, !undecidable))
 			return -1;
-		if (store(e, d->id, q, did ? "aged" : "kept",
+		if (store(e, d, q, did ? "aged" : "kept",
 			  undecidable ? "undecidable" : want ? "aged" : "kept", want == did,
-			  active >> in->priority, 1, undecidable ? VMS_PROV_UNKNOWN : firmness(e, in, q, want),
+			  active >> in->priority, 1,
+			  undecidable ? VMS_PROV_UNKNOWN : firmness_of(e, in, q, want, want == did),
 			  undecidable, decisive))
 			return -1;
 	}
@@ -401,9 +362,9 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 		/* no shrinker event: not called, or called with nothing to free */
 		undecidable = want == VMS_UNDECIDABLE || (want && !did);
 		decisive = question_decisive(Q_SLAB, d);
-		if (decisive && did && score_trivial(e, Q_SLAB, d, did))
+		if (decisive && did && score_trivial(e, Q_SLAB, d, did, !undecidable))
 			return -1;
-		if (store(e, d->id, Q_SLAB, did ? "shrink" : "no shrinker call seen",
+		if (store(e, d, Q_SLAB, did ? "shrink" : "no shrinker call seen",
 			  want == VMS_UNDECIDABLE ? "undecidable" : want ? "shrink" : "skip",
 			  want == did || (!want && !did), 0, 0, VMS_PROV_EXACT, undecidable,
 			  decisive && did))
@@ -430,182 +391,16 @@ static int eval_run(struct eval_ctx *e, const struct decision *d)
 	want = ask_retry(e, &run);
 	undecidable = want == VMS_UNDECIDABLE;
 	decisive = question_decisive(Q_RETRY, d);
-	if (decisive && score_trivial(e, Q_RETRY, d, d->retried))
+	if (decisive && score_trivial(e, Q_RETRY, d, d->retried, !undecidable))
 		return -1;
 	/* cache_trim_mode_failed rests on the passes' sampled sizes and inferred refaults */
 	run.cache_trim_mode_failed = !run.cache_trim_mode_failed;
 	flipped = e->answers_only ? want : ask_retry(e, &run);
 	if (!undecidable && flipped != want)
 		firm = weakest(d->in.inactive_file.prov, d->in.refault_file.prov);
-	return store(e, d->id, Q_RETRY, d->retried ? "retried" : "failure counted",
+	return store(e, d, Q_RETRY, d->retried ? "retried" : "failure counted",
 		     undecidable ? "undecidable" : want ? "retry" : "failure counted",
 		     want == d->retried, 0, 0, firm, undecidable, decisive);
-}
-
-static const char read_sql[] =
-	"SELECT id, kind, reclaimer, nid, ts, priority, \"order\", inactive_anon, active_anon,"
-	" inactive_file, active_file, free_pages, high_wmark, boost, swappiness, swap_free,"
-	" refault_file, refault_anon, sample_age_ms, provenance, scanned_inactive_anon,"
-	" scanned_active_anon, scanned_inactive_file, scanned_active_file, reclaimed, slab_calls,"
-	" runs_since_success, restarted, episode_ts, sweep, no_cache_trim_mode, force_deactivate,"
-	" reclaimed_anon, reclaimed_file, activated_anon, activated_file, rotated_anon, rotated_file,"
-	" pageout_anon, pageout_file, swap_total, boost_reclaim, first_sweep_lowest,"
-	" first_sweep_reclaimed, first_sweep_slab_freed, retried, restored_anon, restored_file,"
-	" json_extract(input_range, '$.inactive_anon[0]'), json_extract(input_range, '$.inactive_anon[1]'),"
-	" json_extract(input_range, '$.active_anon[0]'), json_extract(input_range, '$.active_anon[1]'),"
-	" json_extract(input_range, '$.inactive_file[0]'), json_extract(input_range, '$.inactive_file[1]'),"
-	" json_extract(input_range, '$.active_file[0]'), json_extract(input_range, '$.active_file[1]'),"
-	" json_extract(input_range, '$.free[0]'), json_extract(input_range, '$.free[1]'),"
-	" json_extract(input_range, '$.high_wmark[0]'), json_extract(input_range, '$.high_wmark[1]'),"
-	" json_extract(input_range, '$.boost[0]'), json_extract(input_range, '$.boost[1]'),"
-	" json_extract(input_range, '$.swap_free[0]'), json_extract(input_range, '$.swap_free[1]'),"
-	" json_extract(input_range, '$.refault_file[0]'), json_extract(input_range, '$.refault_file[1]'),"
-	" json_extract(input_range, '$.refault_anon[0]'), json_extract(input_range, '$.refault_anon[1]')"
-	" FROM decision ORDER BY CASE kind WHEN 'kswapd_run' THEN ts_end ELSE ts END, id";
-
-/* Column @col's value and its range from the two columns at @range_col. */
-static void value_in_range(sqlite3_stmt *st, int col, const char *prov_json, const char *key,
-			   int range_col, struct vms_value *v)
-{
-	value(st, col, prov_json, key, v);
-	v->lo = v->hi = v->v;
-	if (range_col >= 0 && v->prov != VMS_PROV_UNKNOWN &&
-	    sqlite3_column_type(st, range_col) != SQLITE_NULL) {
-		v->lo = sqlite3_column_int64(st, range_col);
-		v->hi = sqlite3_column_int64(st, range_col + 1);
-	}
-}
-
-static void load_row(sqlite3_stmt *st, struct decision *d)
-{
-	const char *prov = (const char *)sqlite3_column_text(st, 19);
-	const char *who = (const char *)sqlite3_column_text(st, 2);
-	int k;
-
-	memset(d, 0, sizeof(*d));
-	d->id = sqlite3_column_int64(st, 0);
-	d->is_run = !strcmp((const char *)sqlite3_column_text(st, 1), "kswapd_run");
-	d->nid = sqlite3_column_type(st, 3) == SQLITE_NULL ? 0 : sqlite3_column_int(st, 3);
-	d->ts = sqlite3_column_int64(st, 4);
-	d->in.reclaimer = !strcmp(who, "kswapd") ? VMS_KSWAPD : !strcmp(who, "direct") ? VMS_DIRECT :
-			  !strncmp(who, "memcg", 5) ? VMS_MEMCG : VMS_OTHER;
-	d->in.priority = sqlite3_column_int(st, 5);
-	d->lowest_priority = d->in.priority;
-	d->in.order = sqlite3_column_int(st, 6);
-	value_in_range(st, 7, prov, "lru", 48, &d->in.inactive_anon);
-	value_in_range(st, 8, prov, "lru", 50, &d->in.active_anon);
-	value_in_range(st, 9, prov, "lru", 52, &d->in.inactive_file);
-	value_in_range(st, 10, prov, "lru", 54, &d->in.active_file);
-	value_in_range(st, 11, prov, "free", 56, &d->in.free_pages);
-	value_in_range(st, 12, prov, "high_wmark", 58, &d->in.high_wmark);
-	value_in_range(st, 13, prov, "boost", 60, &d->in.boost);
-	value_in_range(st, 14, prov, "swappiness", -1, &d->in.swappiness);
-	value_in_range(st, 15, prov, "swap_free", 62, &d->in.swap_free);
-	value_in_range(st, 16, prov, "refault_file", 64, &d->in.refault_file);
-	value_in_range(st, 17, prov, "refault_anon", 66, &d->in.refault_anon);
-	value_in_range(st, 40, prov, "swap_total", -1, &d->in.swap_total);
-	value_in_range(st, 41, prov, "boost_reclaim", -1, &d->in.boost_reclaim);
-	if (d->in.swappiness.prov == VMS_PROV_UNKNOWN)
-		d->in.swappiness.v = d->in.swappiness.lo = d->in.swappiness.hi = 60;
-	if (d->in.swap_total.prov == VMS_PROV_UNKNOWN)	/* older records: free swap bounds it */
-		d->in.swap_total.v = d->in.swap_total.lo = d->in.swap_total.hi = d->in.swap_free.v;
-	/* no snapshot yet: whether the kernel saw refaults is open */
-	if (d->in.refault_file.prov == VMS_PROV_UNKNOWN)
-		d->in.refault_file.hi = 1;
-	if (d->in.refault_anon.prov == VMS_PROV_UNKNOWN)
-		d->in.refault_anon.hi = 1;
-	d->in.sample_age_ms = sqlite3_column_double(st, 18);
-	for (k = 0; k < 4; k++)
-		d->scanned[k] = sqlite3_column_int64(st, 20 + k);
-	d->reclaimed = sqlite3_column_int64(st, 24);
-	d->slab_calls = sqlite3_column_int64(st, 25);
-	d->runs_since_success = sqlite3_column_int(st, 26);
-	d->swept_twice = sqlite3_column_int(st, 27);
-	d->episode_ts = sqlite3_column_int64(st, 28);
-	d->in.sweep = sqlite3_column_int(st, 29);
-	d->in.no_cache_trim_mode = sqlite3_column_int(st, 30);
-	d->in.force_deactivate = sqlite3_column_int(st, 31);
-	for (k = 0; k < 2; k++) {
-		d->reclaimed_type[k] = sqlite3_column_int64(st, 32 + k);
-		d->activated[k] = sqlite3_column_int64(st, 34 + k);
-		d->rotated[k] = sqlite3_column_int64(st, 36 + k);
-		d->pageout[k] = sqlite3_column_int64(st, 38 + k);
-	}
-	d->first_lowest = sqlite3_column_type(st, 42) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 42);
-	d->first_reclaimed = sqlite3_column_int64(st, 43);
-	d->first_slab_freed = sqlite3_column_int64(st, 44);
-	d->retried = sqlite3_column_int(st, 45);
-	d->restored[0] = sqlite3_column_int64(st, 46);
-	d->restored[1] = sqlite3_column_int64(st, 47);
-}
-
-int decisions_load(struct vms_db *db, struct decision **out, long *n)
-{
-	sqlite3 *sql = vms_db_sql(db);
-	struct latent lat[64];
-	struct decision *all = NULL;
-	struct exact_view *exact = NULL;
-	sqlite3_stmt *st = NULL;
-	long alloc = 0, used = 0;
-	int r;
-
-	memset(lat, 0, sizeof(lat));
-	if (exact_view_open(sql, &exact))
-		return -1;
-	if (sqlite3_prepare_v2(sql, read_sql, -1, &st, NULL))
-		goto sql_err;
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		struct decision *d;
-		struct latent *l;
-
-		if (used == alloc) {
-			struct decision *na = realloc(all, (alloc ? alloc * 2 : 1024) * sizeof(*na));
-
-			if (!na) {
-				vms_error("out of memory");
-				goto err;
-			}
-			all = na;
-			alloc = alloc ? alloc * 2 : 1024;
-		}
-		d = &all[used++];
-		load_row(st, d);
-		exact_view_sizes(exact, d->id, &d->in, d->restored);	/* exact list sizes, restores */
-		l = &lat[d->nid >= 0 && d->nid < 64 ? d->nid : 0];
-		/* the state the kernel had before this pass; then this pass adds to it */
-		latent_inputs(l, d);
-		if (d->is_run) {
-			/* runs come after their passes: the first sweep's cache-trim failures */
-			d->cache_trim_mode_failed = l->run_ts == d->ts && l->cache_trim_mode_failed;
-			l->run_ts = -1;
-			continue;
-		}
-		if (d->in.reclaimer == VMS_KSWAPD && d->in.sweep == 0) {
-			/* 6.18 shrink_node(): nothing reclaimed while cache_trim_mode was on */
-			if (l->run_ts != d->episode_ts) {
-				l->run_ts = d->episode_ts;
-				l->cache_trim_mode_failed = 0;
-			}
-			if (d->in.inactive_file.prov != VMS_PROV_UNKNOWN && kl_cache_trim_mode(&d->in) &&
-			    d->reclaimed == 0)
-				l->cache_trim_mode_failed = 1;
-		}
-		latent_update(l, d);
-	}
-	if (r != SQLITE_DONE)
-		goto sql_err;
-	sqlite3_finalize(st);
-	exact_view_free(exact);
-	*out = all;
-	*n = used;
-	return 0;
-sql_err:
-	vms_error("%s: %s", vms_db_path(db), sqlite3_errmsg(sql));
-err:
-	sqlite3_finalize(st);
-	exact_view_free(exact);
-	free(all);
-	return -1;
 }
 
 static int run_all(struct eval_ctx *e, const struct decision *all, long n)
@@ -621,7 +416,20 @@ static int run_all(struct eval_ctx *e, const struct decision *all, long n)
 int evaluate_policy(struct vms_db *db, const struct decision *all, long n,
 		    struct policy_instance *p, int with_trivial, struct eval_totals *tot)
 {
-	struct eval_ctx e = { .sql = vms_db_sql(db), .p = p, .tot = tot, .label = p->label };
+	struct eval_target every_row = { 0 };
+
+	return evaluate_policy_into(db, all, n, p, with_trivial, &every_row, tot);
+}
+
+int evaluate_policy_into(struct vms_db *db, const struct decision *all, long n,
+			 struct policy_instance *p, int with_trivial, const struct eval_target *to,
+			 struct eval_totals *tot)
+{
+	struct eval_ctx e = {
+		.sql = vms_db_sql(db), .p = p, .tot = tot, .label = p->label,
+		.differences_only = to->differences_only, .sum = to->summary,
+		.policy_index = to->policy_index, .first = all,
+	};
 	sqlite3_stmt *st = NULL;
 	int rc = -1;
 
@@ -653,7 +461,9 @@ double evaluate_bench(const struct decision *all, long n, struct policy_instance
 		      int answers_only)
 {
 	struct eval_totals tot;
-	struct eval_ctx e = { .p = p, .tot = &tot, .label = p->label, .answers_only = answers_only };
+	struct eval_ctx e = {
+		.p = p, .tot = &tot, .label = p->label, .answers_only = answers_only, .first = all,
+	};
 	double t0 = vms_now();
 	int r;
 

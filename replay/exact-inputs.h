@@ -6,8 +6,8 @@
  *  1. exact_view_open() once: 0 with *out NULL when the run has no exact
  *     inputs (older databases, imports, BPF unavailable while recording);
  *  2. exact_view_fill() for each pass, after its sampled inputs are set
- *     (decisions.c); exact_view_sizes() for each record read back
- *     (evaluate.c decisions_load());
+ *     (decisions.c); exact_view_sizes() for each record, in the kernel's
+ *     order (decision-load.c decisions_order());
  *  3. exact_view_free().
  */
 #ifndef VMS_REPLAY_EXACT_INPUTS_H

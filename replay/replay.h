@@ -16,9 +16,12 @@ struct vms_db;
 
 /*
  * Rebuild the decision records of the run into the decision table (emptied
- * first). Return: number of records, or -1 (vms_error set).
+ * first); with @records, also into memory, ordered (decisions_order()), for
+ * the evaluation (the caller frees *@records). Return: number of records,
+ * or -1 (vms_error set).
  */
-long decisions_build(struct vms_db *db);
+struct decision;
+long decisions_build(struct vms_db *db, struct decision **records);
 
 /* One decision record as the evaluation reads it back. */
 struct decision {
@@ -39,6 +42,8 @@ struct decision {
 	long long first_reclaimed, first_slab_freed;
 	int cache_trim_mode_failed;	/* kswapd_run: the baseline's, over the first sweep */
 	long long reclaimed_type[2], activated[2], rotated[2], pageout[2], restored[2];
+	int reclaimer_index;		/* decision.reclaimer: reclaimer_names[] (replay-summary.h) */
+	long long order_ts;		/* where it comes in the kernel's order: ts, or a run's ts_end */
 };
 
 /* --- kernel-logic.c: 6.18 classic-LRU reclaim logic on decision inputs --- */
@@ -126,10 +131,11 @@ int trivial_answer(int q, int k, const struct decision *d);
 /* Name of trivial predictor @k of question @q, or NULL past the last. */
 const char *trivial_name(int q, int k);
 /*
- * Read the decision records into memory (caller frees *out), with the
- * modelled anon/file cost each pass started from. Return: 0 or -1.
+ * decision-load.c: put records made from rows (dc_decision_of_row()) in the
+ * kernel's order and give them the modelled anon/file cost each pass
+ * started from, and the exact sizes. Return: 0 or -1.
  */
-int decisions_load(struct vms_db *db, struct decision **out, long *n);
+int decisions_order(struct vms_db *db, struct decision *all, long n);
 /*
  * Run every decision record through @p (and through the baseline for the
  * hooks @p leaves out) and store replay_result rows; with @with_trivial
@@ -138,6 +144,17 @@ int decisions_load(struct vms_db *db, struct decision **out, long *n);
  */
 int evaluate_policy(struct vms_db *db, const struct decision *all, long n,
 		    struct policy_instance *p, int with_trivial, struct eval_totals *tot);
+struct replay_summary;
+/* Where evaluate_policy_into() puts the answers besides the totals. */
+struct eval_target {
+	int differences_only;		/* replay_result gets only the differing answers, no replay_trivial */
+	struct replay_summary *summary;	/* counts every answer too, or NULL */
+	int policy_index;		/* the policy's index in @summary: 0 the baseline */
+};
+/* evaluate_policy(), storing into @to. Return: 0 or -1 (vms_error set). */
+int evaluate_policy_into(struct vms_db *db, const struct decision *all, long n,
+			 struct policy_instance *p, int with_trivial, const struct eval_target *to,
+			 struct eval_totals *tot);
 /*
  * Evaluate @rounds times without storing; with @answers_only without the
  * firmness (each answer asked once, not again with inputs moved).

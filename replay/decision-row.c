@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * decision-row.c - one row of table decision as values, before it is
+ * bound to the INSERT: the build fills a row (decisions.c), binds it, and
+ * makes the in-memory record the evaluation needs from the same row
+ * (decision-load.c), so that the values are not read back from the table
+ * and the record cannot drift from what is stored. Columns are numbered
+ * as the INSERT's parameters (DC_* in decisions-local.h).
+ */
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "decisions-local.h"
+
+void dc_row_clear(struct dc_row *r)
+{
+	memset(r->type, SQLITE_NULL, sizeof(r->type));
+}
+
+void dc_row_int(struct dc_row *r, int col, long long v)
+{
+	r->type[col] = SQLITE_INTEGER;
+	r->i[col] = v;
+}
+
+void dc_row_double(struct dc_row *r, int col, double v)
+{
+	r->type[col] = SQLITE_FLOAT;
+	r->f[col] = v;
+}
+
+void dc_row_text(struct dc_row *r, int col, const char *s, int len)
+{
+	r->type[col] = SQLITE_TEXT;
+	r->text[col] = s;
+	r->len[col] = len < 0 ? (int)strlen(s) : len;
+}
+
+void dc_row_bind(const struct dc_row *r, sqlite3_stmt *st)
+{
+	for (int c = 1; c <= DC_COLUMNS; c++)
+		switch (r->type[c]) {
+		case SQLITE_INTEGER:
+			sqlite3_bind_int64(st, c, r->i[c]);
+			break;
+		case SQLITE_FLOAT:
+			sqlite3_bind_double(st, c, r->f[c]);
+			break;
+		case SQLITE_TEXT:
+			sqlite3_bind_text(st, c, r->text[c], r->len[c], SQLITE_TRANSIENT);
+			break;
+		default:
+			sqlite3_bind_null(st, c);
+		}
+}
