@@ -197,6 +197,7 @@ else ifeq ($(filter clean deps,$(MAKECMDGOALS)),)
 $(info vmscope: building without the BPF exact inputs (BPF=0, or clang, bpftool, libbpf-dev or /sys/kernel/btf/vmlinux missing; 'make deps' installs them): record will sample the decision inputs)
 endif
 LIB_OBJS += record/dat-check.o
+LIB_OBJS += analyze/report-boost.o
 
 CMD_OBJS += main.o
 CMD_OBJS += cli/parse-options.o
