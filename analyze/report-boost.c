@@ -49,6 +49,7 @@ struct boost_sample {
 struct boost_series {
 	struct boost_sample *v;
 	int n;
+	int no_boosting;	/* the recorded vm.watermark_boost_factor is 0 */
 };
 
 struct class_sum {
@@ -121,6 +122,8 @@ static enum run_class classify(const struct boost_series *s, long long nid, long
 	int i = first_at(s, nid, wake);
 
 	*boost = 0;
+	if (s->no_boosting)
+		fallbacks = 0;	/* vm.watermark_boost_factor 0: no fallback boosts */
 	if (i < s->n && s->v[i].nid == nid && (open || s->v[i].ts <= end)) {
 		*boost = s->v[i].boost;
 		return s->v[i].boost > 0 ? BOOSTED_DURING : NOT_BOOSTED;
@@ -132,6 +135,23 @@ static enum run_class classify(const struct boost_series *s, long long nid, long
 		return fallbacks ? FALLBACKS_ONLY : NOT_BOOSTED;
 	}
 	return fallbacks ? FALLBACKS_ONLY : NOT_BOOSTED;
+}
+
+/* The recorded vm.watermark_boost_factor: 0 turns boosting off (a note says so). */
+static int boost_factor(struct vms_window *ctx, struct boost_series *s, struct table *t)
+{
+	long long v;
+	int rc = vms_window_int(ctx, "SELECT CAST(value AS INTEGER) FROM sysctl"
+				" WHERE name = 'vm.watermark_boost_factor'", &v);
+
+	if (rc < 0)
+		return -1;
+	if (rc == 0 && v == 0) {
+		s->no_boosting = 1;
+		table_note(t, "vm.watermark_boost_factor was 0 during the recording: no fallback "
+			   "boosts, so none counts as evidence ('fallbacks only' stays empty)");
+	}
+	return 0;
 }
 
 static int table_exists(struct vms_window *ctx, const char *name)
@@ -328,7 +348,7 @@ int report_boost(struct vms_window *ctx, struct out *o)
 		rc = 0;
 		goto out;
 	}
-	if (load_boost(ctx, &s) || scan_runs(ctx, &s, runs, sum))
+	if (load_boost(ctx, &s) || boost_factor(ctx, &s, t) || scan_runs(ctx, &s, runs, sum))
 		goto out;
 	emit_classes(t, sum);
 	if (evidence_notes(ctx, t, &s))

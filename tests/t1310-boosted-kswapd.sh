@@ -100,6 +100,17 @@ test_expect_success SQLITE3 'the bundled recording: boosted kswapd runs, their s
 	awk -v m="$max" "BEGIN { exit !(m > 0.2 && m < 1) }"
 '
 
+test_expect_success SQLITE3 'vm.watermark_boost_factor 0 recorded: no fallback counts as evidence' '
+	xz -dc "$TRACE" > b0.db &&
+	sql b0.db "UPDATE sysctl SET value = 0 WHERE name = \"vm.watermark_boost_factor\"" &&
+	vmscope report b0.db boost --format csv --table runs > runs0.csv &&
+	assert_eq "$(sed -n "s/^fallbacks only,\([0-9]*\),.*/\1/p" runs0.csv)" 0 "fallbacks-only runs" &&
+	vmscope report b0.db boost > b0.txt &&
+	grep -q "vm.watermark_boost_factor was 0" b0.txt &&
+	vmscope report boost.db boost --format csv --table runs > runs15000.csv &&
+	test "$(sed -n "s/^fallbacks only,\([0-9]*\),.*/\1/p" runs15000.csv)" -gt 0
+'
+
 test_expect_success 'the boost section of a recording without boost or extfrag says so' '
 	xz -dc "$SRC_DIR/samples/traces/smallfiles.db.xz" > sf.db &&
 	vmscope report sf.db boost > sf.txt &&
