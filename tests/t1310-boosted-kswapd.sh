@@ -41,9 +41,9 @@ global_test() {
 	fi
 	exec 9>&-
 }
-# the scenario needs what the hog leaves (2 GiB) plus 4 GiB to take away
+# the scenario needs what the hog leaves (2.5 GiB) plus 4 GiB to take away
 live_test() {
-	global_test ROOT,TRACEFS,MEMCG,SQLITE3 6144 "$1" "$2"
+	global_test ROOT,TRACEFS,MEMCG,SQLITE3 6656 "$1" "$2"
 }
 if [ "$(id -u)" = 0 ]; then
 	cat /proc/sys/vm/watermark_boost_factor > boost.before
