@@ -19,7 +19,8 @@
 	SECTION("throttle", throttle, "reclaim throttling by reason and task")	\
 	SECTION("shrinkers", shrinkers, "per-shrinker calls, scanned, freed, deferred") \
 	SECTION("audit", audit, "trace totals against vmstat deltas") \
-	SECTION("replay", replay, "what vmscope replay stored: agreement, where policies differ")
+	SECTION("replay", replay, "what vmscope replay stored: agreement, where policies differ") \
+	SECTION("boost", boost, "boosted kswapd runs: evidence, their LRU and slab reclaim")
 
 #define DECLARE_SECTION(name, fn, summary) int report_##fn(struct vms_window *ctx, struct out *o);
 #define LIST_SECTION(name, fn, summary) { name, report_##fn, summary },

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memhog - takes most of the machine's memory away, safely, so that another
+ * workload fills what is left and the whole machine (not a memory cgroup)
+ * has to reclaim: the set-up of the boosted-kswapd scenario (the 2019
+ * boosted-kswapd-vs-slab report needs global kswapd, which memcg limit
+ * reclaim never is).
+ *
+ * How: read MemAvailable from /proc/meminfo, allocate and touch anonymous
+ * memory in --chunk-mib chunks (4 KiB pages, mlocked with --mlock so that a
+ * swap device cannot take them) until MemAvailable is down to --leave-mib,
+ * create the --ready file, and hold the memory, untouched, until SIGTERM or
+ * SIGINT.
+ *
+ * Safety: MemAvailable (free pages plus the page cache and slab the kernel
+ * counts as reclaimable) is read after every chunk and every 100 ms while
+ * holding. It never allocates below --leave-mib, and if MemAvailable falls
+ * under --floor-mib for any reason while holding, it gives all the memory
+ * back at once, says so and exits 3: the scenario then stops its workload.
+ * It stops (SIGTERM) when its parent dies, so that a scenario killed with
+ * SIGKILL does not leave the memory held.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#define WORKLOAD "memhog"
+#include "workload.h"
+
+static const char usage[] =
+	"usage: memhog --leave-mib N [options]\n"
+	"\n"
+	"Hold anonymous memory until only N MiB of MemAvailable are left, until\n"
+	"SIGTERM or SIGINT; give it all back if MemAvailable falls under the floor.\n"
+	"\n"
+	"  --leave-mib N     MemAvailable to leave (required, 512 or more)\n"
+	"  --floor-mib N     give everything back and exit 3 when MemAvailable falls\n"
+	"                    under N MiB (default 1536; less than --leave-mib)\n"
+	"  --chunk-mib N     allocation step (default 256)\n"
+	"  --mlock           mlock the memory (so that swap cannot take it)\n"
+	"  --ready FILE      create FILE once the memory is held\n"
+	"  -h, --help        this help\n"
+	"\n"
+	"Exit status: 0 stopped by a signal, 1 error, 2 usage error, 3 the floor\n"
+	"was crossed (memory given back).\n";
+
+#define MAX_CHUNKS 4096
+
+static void *chunks[MAX_CHUNKS];
+static int nchunks;
+static size_t chunk_len;
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* MemAvailable in MiB, or -1 when /proc/meminfo cannot be read. */
+static long mem_available_mib(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %ld", &kb) == 1)
+			break;
+	fclose(f);
+	return kb < 0 ? -1 : kb / 1024;
+}
+
+static int grab(int lock)
+{
+	size_t off, pg = (size_t)sysconf(_SC_PAGESIZE);
+	char *p;
+
+	if (nchunks == MAX_CHUNKS)
+		return -1;
+	p = mmap(NULL, chunk_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	madvise(p, chunk_len, MADV_NOHUGEPAGE);	/* 4 KiB pages, like the page cache */
+	for (off = 0; off < chunk_len; off += pg)
+		p[off] = 1;
+	if (lock && mlock(p, chunk_len))
+		fprintf(stderr, WORKLOAD ": warning: mlock: %s\n", strerror(errno));
+	chunks[nchunks++] = p;
+	return 0;
+}
+
+static void give_back_all(void)
+{
+	while (nchunks > 0)
+		munmap(chunks[--nchunks], chunk_len);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "leave-mib", required_argument, NULL, 'l' },
+		{ "floor-mib", required_argument, NULL, 'f' },
+		{ "chunk-mib", required_argument, NULL, 'c' },
+		{ "mlock", no_argument, NULL, 'm' },
+		{ "ready", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	long leave = 0, floor_mib = 1536, chunk_mib = 256, avail, lowest;
+	const char *ready = NULL;
+	int lock = 0, c, fd;
+	double t0, last = 0;
+	struct sigaction sa;
+
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'l': leave = parse_num("--leave-mib", optarg, 512); break;
+		case 'f': floor_mib = parse_num("--floor-mib", optarg, 256); break;
+		case 'c': chunk_mib = parse_num("--chunk-mib", optarg, 1); break;
+		case 'm': lock = 1; break;
+		case 'r': ready = optarg; break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: fputs(usage, stderr); return 2;
+		}
+	}
+	if (!leave || optind != argc || floor_mib >= leave) {
+		fprintf(stderr, WORKLOAD ": error: %s\n%s", !leave ? "--leave-mib is required" :
+			optind != argc ? "unexpected argument" : "--floor-mib must be below --leave-mib",
+			usage);
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	chunk_len = (size_t)chunk_mib << 20;
+	/* the memory must not outlive the scenario that started it (SIGKILLed) */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() == 1)
+		stop = 1;
+
+	t0 = now();
+	avail = mem_available_mib();
+	if (avail < 0)
+		die("cannot read MemAvailable from /proc/meminfo", NULL);
+	printf("memhog: MemAvailable %ld MiB, leaving %ld MiB, floor %ld MiB%s\n", avail, leave,
+	       floor_mib, lock ? ", mlocked" : "");
+	while (!stop && (avail = mem_available_mib()) - chunk_mib >= leave)
+		if (grab(lock)) {
+			fprintf(stderr, WORKLOAD ": warning: cannot allocate more: %s\n", strerror(errno));
+			break;
+		}
+	lowest = avail = mem_available_mib();
+	printf("memhog: holding %ld MiB after %.1f s, MemAvailable %ld MiB\n",
+	       (long)nchunks * chunk_mib, now() - t0, avail);
+	if (ready && !stop) {
+		fd = open(ready, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0)
+			die("cannot create", ready);
+		close(fd);
+	}
+	while (!stop) {
+		sleep_ms(100);
+		avail = mem_available_mib();
+		if (avail >= 0 && avail < lowest)
+			lowest = avail;
+		if (avail >= 0 && avail < floor_mib) {
+			give_back_all();
+			printf("memhog: floor crossed at %.1f s: MemAvailable %ld MiB < %ld MiB: "
+			       "all memory given back\n", now() - t0, avail, floor_mib);
+			return 3;
+		}
+		if (now() - last >= 5) {
+			printf("memhog: t=%.1fs MemAvailable %ld MiB (lowest %ld)\n", now() - t0, avail,
+			       lowest);
+			last = now();
+		}
+	}
+	give_back_all();
+	printf("memhog: stopped after %.1f s, lowest MemAvailable %ld MiB\n", now() - t0, lowest);
+	return 0;
+}
