@@ -90,6 +90,9 @@ for t in $targets; do
 	text-trace|counters) max_len=16384 ;;
 	esac
 	rc=0
+	# artifacts of earlier runs in $FUZZ_DIR (fixed since, or not) are not this run's
+	touch "$dir/crashes/.start-$t"
+	old=$(find "$dir/crashes" -maxdepth 1 -name "$t-*" ! -newer "$dir/crashes/.start-$t" | wc -l)
 	# -malloc_limit_mb: a huge allocation in the .dat reader process (libtracecmd) is not ours
 	"$dir/fuzz-$t" -max_total_time="$seconds" -max_len=$max_len -rss_limit_mb=2048 \
 		-malloc_limit_mb=$( [ "$t" = dat ] && echo 1000000 || echo 2048) \
@@ -100,8 +103,11 @@ for t in $targets; do
 	# libFuzzer names each artifact by its kind: crash-, leak-, timeout-,
 	# oom- fail the target; slow-unit- (an input that took over 10 s but
 	# finished) is named, not failed
-	crashes=$(ls "$dir/crashes" | grep -c -E "^$t-(crash|leak|timeout|oom)-" || true)
-	slow=$(ls "$dir/crashes" | grep -c "^$t-slow-unit-" || true)
+	crashes=$(find "$dir/crashes" -maxdepth 1 -newer "$dir/crashes/.start-$t" -name "$t-*" |
+		grep -c -E "/$t-(crash|leak|timeout|oom)-" || true)
+	slow=$(find "$dir/crashes" -maxdepth 1 -newer "$dir/crashes/.start-$t" -name "$t-slow-unit-*" |
+		wc -l)
+	[ "$old" = 0 ] || echo "fuzz $t: $old artifact(s) of earlier runs in $dir/crashes, not counted"
 	slowest=$(sed -n 's/^Slowest unit: \([0-9]*\) s.*/\1/p' "$log" | tail -1)
 	echo "fuzz $t: ${execs:-0} executions in ${seconds} s, ${cov:-cov: ?}, corpus $(ls "$dir/corpus/$t" | wc -l), crashes $crashes${slowest:+, slowest input $slowest s} (exit $rc; log $log)"
 	[ "$slow" = 0 ] || echo "fuzz $t: $slow slow input(s) kept as $dir/crashes/$t-slow-unit-*"
