@@ -13,6 +13,7 @@
 
 FIXTURE="$TEST_DIRECTORY/fixtures/text/k6.18-trim-retry.txt"
 KSWAPD_FAIL="$SRC_DIR/samples/traces/kswapd-fail.db.xz"
+TRIM_RETRY="$SRC_DIR/samples/traces/trim-retry.db.xz"
 
 # report_csv DB: the section as CSV, loaded into table t of rows.db
 report_csv() {
@@ -94,6 +95,21 @@ test_expect_success SQLITE3 'the kswapd-fail recording: 16 runs retried without 
 	echo "$e" | grep -q "reclaimed nothing either" &&
 	# the same 16 runs make the zero-reclaim episode
 	assert_eq "$(sql rows.db "SELECT COUNT(*) FROM t WHERE detector = '"'"'zero-reclaim runs'"'"' AND status = '"'"'episode'"'"'")" 1 "episodes"
+'
+
+test_expect_success SQLITE3 'the trim-retry recording (a quiet machine): run 4 retried, and the retry reclaimed' '
+	xz -dc "$TRIM_RETRY" > tr.db &&
+	report_csv tr.db &&
+	assert_eq "$(retry_rows | wc -l)" 1 "retry rows" &&
+	e=$(evidence 0) &&
+	echo "$e" &&
+	echo "$e" | grep -q "^1 kswapd run (pid [0-9]*, run 4) went to priority 1 reclaiming 0 pages" &&
+	echo "$e" | grep -q "first sweep 15720960 file and 0 anon pages scanned" &&
+	echo "$e" | grep -q "8889856 file and 819042 anon pages scanned, 393706 reclaimed" &&
+	echo "$e" | grep -q "the retry reclaimed: no kswapd failure counted" &&
+	# replay: 6.8 would have counted the failure the retry avoided
+	vmscope replay tr.db -p v6.8-cache-trim --format csv > replay.csv &&
+	assert_eq "$(sql tr.db "SELECT COUNT(*) FROM replay_result WHERE policy = '"'"'v6.8-cache-trim'"'"' AND question = '"'"'kswapd_retry'"'"' AND policy_answer = '"'"'failure counted'"'"' AND agrees = 0")" 1 "6.8 counts the failure"
 '
 
 test_done
