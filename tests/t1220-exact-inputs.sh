@@ -200,11 +200,14 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'agreement on decisive decisions,
 '
 
 # Where the refault input is non-zero the refault-aware baseline and a
-# refault-blind predictor answer differently: the 2019 fix at work.
+# refault-blind predictor answer differently: the 2019 fix at work. How many
+# such decisions a run has depends on its timing (10 to 40 in make check; 9
+# once under the sanitizers in CI, baseline 100 % against 0 %): at least 5,
+# and the baseline >= 99 % and 20 points above the refault-blind one.
 test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'the refault-aware baseline beats a refault-blind predictor' '
 	set -- $(refault_decided exact.db exact) &&
 	echo "deactivate_file with refaults seen (exact inputs, exact): $1 decisions, baseline $2 %, refault-blind $3 %" >> numbers.txt &&
-	test "$1" -ge 10 &&
+	test "$1" -ge 5 &&
 	awk -v a="$2" -v b="$3" "BEGIN { exit !(a >= 99 && a - b >= 20) }" &&
 	set -- $(refault_decided exact.db inferred) &&
 	echo "deactivate_file with refaults seen (exact inputs, a flush raced the decision: inferred): $1 decisions, baseline ${2:-} %, refault-blind ${3:-} %" >> numbers.txt &&
