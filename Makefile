@@ -132,6 +132,7 @@ LIB_OBJS += record/counters.o
 LIB_OBJS += record/cgroup-run.o
 LIB_OBJS += replay/decisions.o
 LIB_OBJS += replay/discriminate.o
+LIB_OBJS += replay/trace-inference.o
 LIB_OBJS += replay/evaluate.o
 LIB_OBJS += replay/kernel-logic.o
 LIB_OBJS += replay/kernel-logic-4.o

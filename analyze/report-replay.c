@@ -187,6 +187,78 @@ static int agreement(struct vms_window *w, struct out *o, int have_trivial, int 
 	return emit(w, o, t, st, rc);
 }
 
+/*
+ * The baseline's answers on decisions whose inputs come from the events
+ * alone (a trace imported without counters: decision.lru_scope 'trace'),
+ * and how many of them hold for every value the events allow (firmness
+ * 'exact': replay/trace-inference.c). Needs every answer's row (@all).
+ */
+static int from_trace(struct vms_window *w, struct out *o, int all)
+{
+	static const char sql[] =
+		"WITH " QUESTIONS ","
+		" r AS (SELECT x.* FROM " IN_WINDOW " x JOIN decision d ON d.id = x.decision"
+		"  WHERE x.policy = '" BASELINE "' AND d.lru_scope = 'trace')"
+		" SELECT q.name, COUNT(r.rid), COUNT(r.agrees), TOTAL(r.agrees = 1),"
+		" TOTAL(r.agrees IS NOT NULL AND r.firmness = 'exact'),"
+		" TOTAL(r.agrees = 1 AND r.firmness = 'exact')"
+		" FROM q LEFT JOIN r ON r.question = q.name GROUP BY q.i ORDER BY q.i";
+	struct table *t = NULL;
+	sqlite3_stmt *st = NULL;
+	long long have;
+	int rc = vms_window_int(w, "SELECT COUNT(*) FROM decision WHERE lru_scope = 'trace'"
+				" AND ts BETWEEN ?1 AND ?2", &have);
+
+	if (rc < 0)
+		return -1;
+	if (rc || !have)
+		return 0;	/* the run has counters: nothing was inferred from the events alone */
+	if (!all) {
+		struct table *n = table_new("replay", "from-trace", "Decided by the trace alone");
+
+		if (!n)
+			return vms_error("out of memory");
+		table_column(n, "question", NULL, 0);
+		table_note(n, "not counted: replay_result holds only the differing answers; "
+			   "`vmscope replay DB --results all` keeps the agreeing ones too");
+		out_table(o, n);
+		table_free(n);
+		return 0;
+	}
+	if (start(w, "from-trace", "Decided by the trace alone", sql, &t, &st))
+		return -1;
+	table_column(t, "question", NULL, 0);
+	table_column(t, "asked", NULL, 0);
+	table_column(t, "decidable", NULL, 0);
+	table_column(t, "agreement", "%", 1);
+	table_column(t, "decided by the events", NULL, 0);
+	table_column(t, "agreement on those", "%", 1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		long long dec = sqlite3_column_int64(st, 2), firm = sqlite3_column_int64(st, 4);
+
+		table_row(t);
+		table_text(t, (const char *)sqlite3_column_text(st, 0));
+		table_int(t, sqlite3_column_int64(st, 1));
+		table_int(t, dec);
+		if (dec)
+			table_real(t, 100.0 * sqlite3_column_int64(st, 3) / dec);
+		else
+			table_null(t);
+		table_int(t, firm);
+		if (firm)
+			table_real(t, 100.0 * sqlite3_column_int64(st, 5) / firm);
+		else
+			table_null(t);
+	}
+	table_note(t, "no counters: policy %s judged on what the events bound (inferred): each "
+		   "list at least what the pass scanned from it << priority, swap from the span of "
+		   "anon reclaim, refaults, free pages and watermarks open", BASELINE);
+	table_note(t, "decided by the events: the answer is the same for every value those bounds "
+		   "allow; the deactivation questions are not asked (an active list's size shows "
+		   "only where the kernel aged it); `--counters` gives the sampled inputs");
+	return emit(w, o, t, st, rc);
+}
+
 static int policies(struct vms_window *w, struct out *o, int counts)
 {
 	static const char sql[] =
@@ -478,7 +550,8 @@ int vms_report_replay(struct vms_window *w, struct out *o, int show)
 		return note_only(o, "replay_result holds only the differing answers (replayed with "
 				 "--results differences, the default above 250000 decisions x policies): the "
 				 "counts of a window need `vmscope replay DB --results all`");
-	if (agreement(w, o, have_trivial != 0, counts) || policies(w, o, counts) ||
+	if (agreement(w, o, have_trivial != 0, counts) ||
+	    from_trace(w, o, !results[0] || !strcmp(results, "all")) || policies(w, o, counts) ||
 	    vs_baseline(w, o, counts) || by_reclaimer(w, o, counts) ||
 	    (counts ? differences_counted(w, o, show) : differences(w, o, show)))
 		return -1;

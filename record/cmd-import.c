@@ -134,9 +134,9 @@ int cmd_import(int argc, const char **argv)
 			note("unreadable lines or records: %llu (table import_error)",
 			     (unsigned long long)res.errors);
 		if (!iopt.counters)
-			note("no counters: plot ratio, refaults and lru, report vmstat and audit, and"
-			     " replay's list sizes need them; give the logs kept beside the trace"
-			     " with --counters, or later to `vmscope counters add`");
+			note("no counters: plot ratio, refaults and lru, report vmstat and audit need"
+			     " them, and replay has only the bounds the events give; give the logs"
+			     " kept beside the trace with --counters, or later to `vmscope counters add`");
 	}
 	if (res.detail)
 		error("%s; the run in '%s' is marked incomplete", res.detail, output);

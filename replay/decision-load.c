@@ -184,6 +184,7 @@ void dc_decision_of_row(const struct dc_row *r, long long id, struct decision *d
 	d->first_slab_freed = int_col(r, DC_FIRST_SWEEP_SLAB_FREED, 0);
 	d->retried = (int)int_col(r, DC_RETRIED, 0);
 	d->order_ts = d->is_run ? int_col(r, DC_TS_END, 0) : d->ts;
+	d->from_trace = r->type[DC_LRU_SCOPE] == SQLITE_TEXT && !strcmp(r->text[DC_LRU_SCOPE], "trace");
 }
 
 /* Where a record comes in the kernel's order: a run at its end (after its passes), else its start; then id. */

@@ -29,6 +29,7 @@
 #include "replay.h"
 #include "decisions-local.h"
 #include "exact-inputs.h"
+#include "trace-inference.h"
 
 enum { IA, AA, IF, AF };	/* LRU index: inactive/active anon/file */
 
@@ -101,6 +102,8 @@ struct builder {
 	/* per node: the vmstat sample whose restore refaults were last handed to a pass */
 	long long restore_sample[64], restore_last[64][2];
 	struct exact_view *exact;	/* the run's exact inputs (exact-inputs.c), or NULL */
+	int bare;			/* no counter sample at all: inputs from the events alone */
+	struct trace_facts facts;	/* what the whole trace shows, for a bare one */
 };
 
 struct pass {
@@ -411,6 +414,8 @@ static void fill_inputs(struct builder *b, struct task_state *t, struct vms_pass
 	} else {
 		set(&in->refault_anon, 0, VMS_PROV_UNKNOWN);
 	}
+	if (b->bare)
+		trace_infer_inputs(&b->facts, p->ts, p->scanned, in);
 	exact_view_fill(b->exact, t->pid, p->ts, in);	/* what the kernel read, where recorded */
 }
 
@@ -500,7 +505,8 @@ static int insert_record(struct builder *b, struct task_state *t, const char *ki
 	ROW_VALUE(DC_INACTIVE_FILE, in->inactive_file);
 	ROW_VALUE(DC_ACTIVE_FILE, in->active_file);
 	if (in->inactive_file.prov != VMS_PROV_UNKNOWN)
-		dc_row_text(r, DC_LRU_SCOPE, in->reclaimer == VMS_MEMCG && b->have_memcg &&
+		dc_row_text(r, DC_LRU_SCOPE, b->bare ? "trace" :
+			    in->reclaimer == VMS_MEMCG && b->have_memcg &&
 			    in->inactive_file.prov == VMS_PROV_SAMPLED ? b->memcg_scope : "node", -1);
 	ROW_VALUE(DC_FREE_PAGES, in->free_pages);
 	ROW_VALUE(DC_HIGH_WMARK, in->high_wmark);
@@ -836,6 +842,11 @@ static int prepare(struct builder *b)
 		return -1;
 	b->swap_total = -1;
 	b->tick.nid = -1;
+	b->bare = 1;
+	if (!sqlite3_prepare_v2(b->sql, "SELECT 1 FROM counter_sample LIMIT 1", -1, &st, NULL)) {
+		b->bare = sqlite3_step(st) != SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
 	if (!sqlite3_prepare_v2(b->sql, "SELECT v.value FROM counter_sample s JOIN counter_value v"
 				" ON v.sample = s.id WHERE s.source = 'meminfo' AND v.name = 'SwapTotal'"
 				" ORDER BY s.ts LIMIT 1", -1, &st, NULL)) {
@@ -858,6 +869,8 @@ long decisions_build(struct vms_db *db, struct decision **records)
 	if (vms_db_exec(db, "DELETE FROM replay_result; DELETE FROM decision") || prepare(&b) ||
 	    decision_stream_read(b.sql, vms_db_path(db), &events))
 		goto out;
+	if (b.bare)
+		trace_facts_scan(&events, &b.facts);
 	while ((e = decision_stream_next(&events))) {
 		if (e->pid != t.pid) {
 			if (t.pid >= 0 && close_run(&b, &t, t.pass.ts_end))

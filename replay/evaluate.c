@@ -36,6 +36,7 @@
 
 #include "vms.h"
 #include "replay.h"
+#include "trace-inference.h"
 #include "replay-summary.h"
 
 const char *const question_names[5] = {
@@ -76,6 +77,7 @@ struct eval_ctx {
 	struct replay_summary *sum;	/* counts every answer, or NULL */
 	int policy_index;		/* of p in the summary: 0 the baseline */
 	const struct decision *first;	/* the decisions evaluated: indexes for the summary */
+	int from_trace;			/* the decision being evaluated has inputs from the events alone */
 };
 
 /* Count one answer in the summary, as replay_result's row of it would count. */
@@ -219,14 +221,31 @@ static struct vms_value *input_at(struct vms_pass_input *in, size_t i)
 	return (struct vms_value *)((char *)in + movable[i]);
 }
 
+/* A question put to the policy by trace_box_holds() */
+struct box_question {
+	struct eval_ctx *e;
+	int q;
+};
+
+static int box_ask(void *ctx, const struct vms_pass_input *x)
+{
+	const struct box_question *b = ctx;
+
+	return pass_answer(b->e, x, b->q);
+}
+
 /*
  * Firmness of @answer: move each non-exact input to the ends of its range;
  * the weakest provenance among those that change the answer, or 'exact'.
+ * Inputs from the events alone are moved together (every corner of their
+ * box): 'exact' only when no combination of them changes the answer.
  */
 static enum vms_prov firmness(struct eval_ctx *e, const struct vms_pass_input *in, int q, int answer)
 {
 	struct vms_pass_input x;
 	enum vms_prov weakest_movable = VMS_PROV_EXACT;
+	struct box_question box = { e, q };
+	int box_holds = 1;
 	size_t i;
 
 	if (e->answers_only)
@@ -239,6 +258,11 @@ static enum vms_prov firmness(struct eval_ctx *e, const struct vms_pass_input *i
 	}
 	if (weakest_movable == VMS_PROV_EXACT)
 		return VMS_PROV_EXACT;	/* no input can move */
+	if (e->from_trace) {
+		box_holds = trace_box_holds(in, box_ask, &box, answer);
+		if (box_holds)
+			return VMS_PROV_EXACT;
+	}
 	x = *in;
 	/*
 	 * Weakest provenance first: the first that flips the answer is the
@@ -263,7 +287,8 @@ static enum vms_prov firmness(struct eval_ctx *e, const struct vms_pass_input *i
 			if (flips)
 				return p;
 		}
-	return VMS_PROV_EXACT;
+	/* only a combination of the trace's open inputs changes it */
+	return box_holds ? VMS_PROV_EXACT : weakest_movable;
 }
 
 /*
@@ -311,6 +336,8 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 	int lru_known = in->inactive_file.prov != VMS_PROV_UNKNOWN;
 	int seen, bits, decisive, undecidable;
 
+	e->from_trace = d->from_trace;
+
 	if (d->scanned[0] + d->scanned[2] > 0 && lru_known) {
 		long long pages = 0;
 
@@ -343,6 +370,12 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 
 		if (!scanned_inactive || (active >> in->priority) == 0)
 			continue;	/* the active list had no target in this pass */
+		/*
+		 * From the events alone an active list has a size only where the
+		 * kernel aged it: asking there would pick the passes by the answer.
+		 */
+		if (d->from_trace)
+			continue;
 		want = pass_answer(e, in, q);
 		undecidable = want == VMS_UNDECIDABLE;
 		did = d->scanned[file ? 3 : 1] > 0;
@@ -386,6 +419,7 @@ static int eval_run(struct eval_ctx *e, const struct decision *d)
 	int want, undecidable, decisive, flipped;
 	enum vms_prov firm = VMS_PROV_EXACT;
 
+	e->from_trace = d->from_trace;
 	if (d->first_reclaimed > 0 || d->first_lowest < 0)
 		return 0;	/* only a first sweep that reclaimed nothing raises the question */
 	want = ask_retry(e, &run);

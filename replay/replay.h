@@ -44,6 +44,7 @@ struct decision {
 	long long reclaimed_type[2], activated[2], rotated[2], pageout[2], restored[2];
 	int reclaimer_index;		/* decision.reclaimer: reclaimer_names[] (replay-summary.h) */
 	long long order_ts;		/* where it comes in the kernel's order: ts, or a run's ts_end */
+	int from_trace;			/* no counters: inputs bounded by the events (trace-inference.c) */
 };
 
 /* --- kernel-logic.c: 6.18 classic-LRU reclaim logic on decision inputs --- */

@@ -11,7 +11,8 @@
 # render; audit must match within 1%; and replay must decide at least 90% of
 # the scan-balance decisions that `vmscope record` of the same workload
 # decides (as a share: the runs' pass counts differ), agreeing within 5
-# points. Needs root, tracefs, the memory
+# points. The same trace imported without the logs is replayed on the
+# bounds the events give, asking the same scan-balance decisions. Needs root, tracefs, the memory
 # controller, trace-cmd, sqlite3 and python3 (for the two clocks); else SKIP.
 #
 # Everything this test starts or makes (trace-cmd and its instance, the
@@ -172,6 +173,22 @@ test_expect_success ROOT,TRACEFS,MEMCG,TRACE_CMD,SQLITE3 'audit: the trace and t
 	awk -F, "\$2 == \"all reclaimers\" { d = \$3 - \$4; if (d < 0) d = -d; m = \$4 > \$3 ? \$4 : \$3;
 		n++; if (m < 1000 || d > m / 100) bad = bad \" \" \$1 } END { print n \":\" bad }" audit.csv >audit.res
 	assert_eq "$(cat audit.res)" "2:" "all-reclaimer rows (scanned, reclaimed), those off by more than 1%"
+'
+
+test_expect_success ROOT,TRACEFS,MEMCG,TRACE_CMD,SQLITE3 'the same trace imported bare: the same passes, judged on the bounds the events give' '
+	vmscope import -o bare.db t.dat >/dev/null 2>bare.err
+	grep "no counters" bare.err
+	vmscope replay bare.db --results all >bare.txt 2>&1
+	vmscope replay t.db --results all >/dev/null 2>&1
+	assert_eq "$(sql bare.db "SELECT COUNT(*) FROM decision WHERE kind = \"pass\" AND lru_scope IS NOT \"trace\"")" 0 \
+		"passes without the events-alone inputs"
+	bare=$(scan_balance_of bare.db imp.pids)
+	counted=$(scan_balance_of t.db imp.pids)
+	echo "scan_balance asked decidable agreement: bare $bare; with counters $counted" | tee bare-replay.txt
+	# the same decisions are asked, with or without counters
+	assert_eq "${bare%% *}" "${counted%% *}" "scan_balance decisions asked"
+	grep -A9 "^Decided by the trace alone" bare.txt | tee -a bare-replay.txt
+	grep -E "^scan_balance +[1-9][0-9]* " bare.txt >/dev/null
 '
 
 test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'replay decides >= 90% of what vmscope record of the same workload decides' '

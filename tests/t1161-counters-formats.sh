@@ -150,7 +150,7 @@ test_expect_success SQLITE3 'a timeless snapshot needs FILE@SECONDS; then it is 
 
 test_expect_success SQLITE3 'counters add: the same counters into a database imported before' '
 	run_rc 0 vmscope import -o add.db "$F/trace.txt.gz"
-	err_has "no counters: plot ratio, refaults and lru, report vmstat and audit, and replay.s list sizes need them"
+	err_has "no counters: plot ratio, refaults and lru, report vmstat and audit need them, and replay has only the bounds the events give"
 	run_rc 0 vmscope info add.db
 	grep -q "^  none (no counters were imported from files)" out
 	run_rc 1 vmscope counters add add.db "$F/proc-vmstat-synth.gz" missing-file
