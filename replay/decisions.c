@@ -415,7 +415,7 @@ static void fill_inputs(struct builder *b, struct task_state *t, struct vms_pass
 		set(&in->refault_anon, 0, VMS_PROV_UNKNOWN);
 	}
 	if (b->bare)
-		trace_infer_inputs(&b->facts, p->ts, p->scanned, in);
+		trace_infer_inputs(&b->facts, t->pid, p->ts, p->ts_end, in);
 	exact_view_fill(b->exact, t->pid, p->ts, in);	/* what the kernel read, where recorded */
 }
 
@@ -869,8 +869,8 @@ long decisions_build(struct vms_db *db, struct decision **records)
 	if (vms_db_exec(db, "DELETE FROM replay_result; DELETE FROM decision") || prepare(&b) ||
 	    decision_stream_read(b.sql, vms_db_path(db), &events))
 		goto out;
-	if (b.bare)
-		trace_facts_scan(&events, &b.facts);
+	if (b.bare && trace_facts_load(b.sql, vms_db_path(db), &events, &b.facts))
+		goto out;
 	while ((e = decision_stream_next(&events))) {
 		if (e->pid != t.pid) {
 			if (t.pid >= 0 && close_run(&b, &t, t.pass.ts_end))
@@ -903,6 +903,7 @@ out:
 	}
 	dc_series_release(&b.meminfo);
 	dc_series_release(&b.memcg);
+	trace_facts_release(&b.facts);
 	sqlite3_finalize(b.insert);
 	exact_view_free(b.exact);
 	return rc;

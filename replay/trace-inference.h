@@ -10,27 +10,47 @@
 
 #include "vms-policy.h"
 
+#include <sqlite3.h>
+
 struct decision_stream;
 
 /* "No bound from the events": the top of an inferred range, in pages. */
 #define TRACE_UNBOUNDED (1LL << 36)
 
+/* One LRU batch of a task: the pages its list had to hold at least, and the point value. */
+struct trace_batch {
+	long long ts;
+	long long lo, v;
+	int pid;
+	int lru;			/* inactive/active anon/file: 0..3 */
+};
+
 /* What the whole trace shows, read once before the passes are rebuilt. */
 struct trace_facts {
 	int have_anon;			/* some reclaimer isolated anon pages */
 	long long first_anon_ts, last_anon_ts;	/* the first and last such batch */
+	int requested;			/* batches from mm_vmscan_lru_isolate nr_requested */
+	struct trace_batch *batch;	/* by (pid, ts) */
+	size_t n;
+	int last_pid;			/* the task of the previous pass asked about, and its end */
+	long long last_end;
 };
 
-/* The facts of the events in @s (every event, in any order). */
-void trace_facts_scan(const struct decision_stream *s, struct trace_facts *f);
+/*
+ * Read the facts of the trace in database @sql (@path names it in errors)
+ * whose reclaim events are @s. Return: 0, or -1 (vms_error set).
+ */
+int trace_facts_load(sqlite3 *sql, const char *path, const struct decision_stream *s,
+		     struct trace_facts *f);
+void trace_facts_release(struct trace_facts *f);
 
 /*
  * Fill the list sizes, free swap and (global reclaim) the free pages and
- * high watermark of @in, a pass at @ts whose batches scanned @scanned
- * (inactive/active anon/file), from the events alone: each an inferred
- * range. The other inputs are left as they are.
+ * high watermark of @in, a pass of task @pid from @ts to @ts_end, from the
+ * events alone: each an inferred range. The other inputs are left as they
+ * are. The passes of a task must come in time order.
  */
-void trace_infer_inputs(const struct trace_facts *f, long long ts, const long long scanned[4],
+void trace_infer_inputs(struct trace_facts *f, int pid, long long ts, long long ts_end,
 			struct vms_pass_input *in);
 
 /*

@@ -8,50 +8,54 @@
 # asked. No root needed.
 . "$(dirname "$0")/test-lib.sh"
 
-# One memcg reclaimer, three episodes: at 1.0 s a pass at priority 10 that
+# One memcg reclaimer, four episodes: at 1.0 s a pass at priority 10 that
 # scans file only; at 2.0 s a pass at priority 10 that scans anon and file
 # and ages the active file list; at 3.0 s a pass at priority 0 that scans
-# both; at 4.0 s a file-only pass after the last anon batch.
+# both; at 4.0 s a file-only pass after the last anon batch. With
+# ISOLATE=1 each batch is preceded by its mm_vmscan_lru_isolate record,
+# which asked for 32 pages and scanned more (a large folio).
 make_trace() {
+	name=$1
 	{
 		for ep in "1 10 0" "2 10 1" "3 0 1" "4 10 0"; do
 			set -- $ep
-			cat <<TRACE
-             cat-700   [000] .....     $1.000000: mm_vmscan_memcg_reclaim_begin: order=0 gfp_flags=GFP_KERNEL
-TRACE
+			echo "             cat-700   [000] .....     $1.000000: mm_vmscan_memcg_reclaim_begin: order=0 gfp_flags=GFP_KERNEL"
 			if [ "$3" = 1 ]; then
-				cat <<TRACE
-             cat-700   [000] .....     $1.000100: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=30 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=$2 flags=RECLAIM_WB_ANON|RECLAIM_WB_ASYNC
-TRACE
+				[ "${ISOLATE:-0}" = 1 ] &&
+				echo "             cat-700   [000] .....     $1.000050: mm_vmscan_lru_isolate: classzone=2 order=0 nr_requested=32 nr_scanned=32 nr_skipped=0 nr_taken=32 lru=inactive_anon"
+				echo "             cat-700   [000] .....     $1.000100: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=32 nr_reclaimed=30 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=$2 flags=RECLAIM_WB_ANON|RECLAIM_WB_ASYNC"
 			fi
-			cat <<TRACE
-             cat-700   [000] .....     $1.000200: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=48 nr_reclaimed=40 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=$2 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC
-TRACE
-			[ "$1" = 2 ] && cat <<TRACE
-             cat-700   [000] .....     $1.000300: mm_vmscan_lru_shrink_active: nid=0 nr_taken=16 nr_active=4 nr_deactivated=12 nr_referenced=0 priority=$2 flags=RECLAIM_WB_FILE
-TRACE
-			cat <<TRACE
-             cat-700   [000] .....     $1.000400: mm_vmscan_memcg_reclaim_end: nr_reclaimed=70
-TRACE
+			[ "${ISOLATE:-0}" = 1 ] &&
+			echo "             cat-700   [000] .....     $1.000150: mm_vmscan_lru_isolate: classzone=2 order=0 nr_requested=32 nr_scanned=548 nr_skipped=0 nr_taken=548 lru=inactive_file"
+			echo "             cat-700   [000] .....     $1.000200: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=548 nr_reclaimed=540 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=$2 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC"
+			if [ "$1" = 2 ]; then
+				[ "${ISOLATE:-0}" = 1 ] &&
+				echo "             cat-700   [000] .....     $1.000250: mm_vmscan_lru_isolate: classzone=2 order=0 nr_requested=16 nr_scanned=16 nr_skipped=0 nr_taken=16 lru=active_file"
+				echo "             cat-700   [000] .....     $1.000300: mm_vmscan_lru_shrink_active: nid=0 nr_taken=16 nr_active=4 nr_deactivated=12 nr_referenced=0 priority=$2 flags=RECLAIM_WB_FILE"
+			fi
+			echo "             cat-700   [000] .....     $1.000400: mm_vmscan_memcg_reclaim_end: nr_reclaimed=570"
 		done
-	} >bare.txt
-	vmscope import -q bare.txt -o bare.db
+	} >"$name.txt"
+	vmscope import -q "$name.txt" -o "$name.db"
 }
 
 test_expect_success SQLITE3 'a bare trace: the passes get the bounds the events give, inferred' '
-	make_trace
+	make_trace bare
 	vmscope replay bare.db --results all >out.txt
 	assert_eq "$(sql bare.db "SELECT COUNT(*) FROM counter_sample")" 0 "counter samples"
 	assert_eq "$(sql bare.db "SELECT DISTINCT lru_scope FROM decision WHERE kind = \"pass\"")" trace
 	assert_eq "$(sql bare.db "SELECT DISTINCT json_extract(provenance, \"$.lru\") || \",\" ||
 		json_extract(provenance, \"$.swap_free\") FROM decision")" inferred,inferred
-	# lists: what the pass scanned << priority, unbounded above (1 << 36)
+	# no isolate records: what a batch scanned << priority, down to what any
+	# batch asked for (1 page, or what it scanned less 511: a large folio)
+	# << priority; unbounded above (1 << 36)
 	assert_eq "$(sql bare.db "SELECT ts / 1000000000, inactive_anon, inactive_file, active_file,
-		json_extract(input_range, \"$.inactive_file\") FROM decision ORDER BY ts")" \
-"1|0|49152|0|[49152,68719476736]
-2|32768|49152|16384|[49152,68719476736]
-3|32|48|0|[48,68719476736]
-4|0|49152|0|[49152,68719476736]"
+		json_extract(input_range, \"$.inactive_file\"), json_extract(input_range, \"$.inactive_anon\")
+		FROM decision ORDER BY ts")" \
+"1|0|561152|0|[37888,68719476736]|[0,68719476736]
+2|32768|561152|16384|[37888,68719476736]|[1024,68719476736]
+3|32|548|0|[37,68719476736]|[1,68719476736]
+4|0|561152|0|[37888,68719476736]|[0,68719476736]"
 	# swap: at least a page inside the span of anon reclaim (2 s to 3 s), open outside it
 	assert_eq "$(sql bare.db "SELECT ts / 1000000000, swap_free, json_extract(input_range, \"$.swap_free\")
 		FROM decision ORDER BY ts")" \
@@ -59,6 +63,19 @@ test_expect_success SQLITE3 'a bare trace: the passes get the bounds the events 
 2|1|[1,68719476736]
 3|1|[1,68719476736]
 4|1|[0,68719476736]"
+'
+
+test_expect_success SQLITE3 'with isolate records: what each batch asked for, not what a large folio made it scan' '
+	ISOLATE=1 make_trace iso
+	vmscope replay iso.db --results all >/dev/null
+	# get_scan_count() targets at most size >> priority; each batch takes its
+	# nr_requested off the target: 32 << 10 for the file list, whatever was scanned
+	assert_eq "$(sql iso.db "SELECT ts / 1000000000, inactive_anon, inactive_file, active_file,
+		json_extract(input_range, \"$.inactive_file\") FROM decision ORDER BY ts")" \
+"1|0|32768|0|[32768,68719476736]
+2|32768|32768|16384|[32768,68719476736]
+3|32|32|0|[32,68719476736]
+4|0|32768|0|[32768,68719476736]"
 '
 
 test_expect_success SQLITE3 'only an answer that holds over the whole box is decided by the trace alone' '
