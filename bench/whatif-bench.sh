@@ -4,18 +4,18 @@
 # million events: a synthesized one (made once, cached in bench/work/): a
 # memcg of 256 MiB (no swap) whose task reads a file of 100,000 pages
 # (390 MiB) in 100 rounds, every page a page-cache insertion event
-# (mm_filemap_add_to_page_cache in event_generic, as `record -e filemap`
-# stores it), 101 memory.stat samples. Every access misses and reclaims, in
+# (rows of the typed table mm_filemap_add_to_page_cache, as `record` and
+# import store them since schema 010), 101 memory.stat samples. Every access misses and reclaims, in
 # the baseline and in the whatif run (--set memcg.limit=512M: the loop fits
 # after the first round). Times ROUNDS runs (median; wall, CPU and peak
 # memory from /usr/bin/time) and, in the same run, a reference: SQLite
-# reading the same rows (`SELECT total(ts) FROM event_generic`). Target: a
+# reading the same rows (`SELECT total(ts) FROM mm_filemap_add_to_page_cache`). Target: a
 # run in <= 10 s. Usage: sh bench/whatif-bench.sh [ROUNDS] (default 3).
 set -eu
 ROUNDS=${1:-3}
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=${VMSCOPE_BENCH_BIN:-$top/vmscope}
-db=${VMSCOPE_BENCH_WHATIF_DB:-$top/bench/work/whatif-10m.db}
+db=${VMSCOPE_BENCH_WHATIF_DB:-$top/bench/work/whatif-10m-typed.db}
 EVENTS=10000000
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -47,15 +47,13 @@ make_db() {
 		INSERT INTO counter_value SELECT id, 'total_workingset_refault_file', MAX(0, (id - 11) * 100000)
 			FROM counter_sample WHERE source = 'memcg';
 		WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < $EVENTS - 1)
-		INSERT INTO event_generic (seq, ts, cpu, pid, system, event, fields)
-			SELECT 100 + i, 1000000001 + i * 10000, 0, 42, 'filemap', 'mm_filemap_add_to_page_cache',
-				'{\"pfn\":0,\"i_ino\":77,\"index\":' || (i % 100000) || ',\"s_dev\":8388609,\"order\":0}'
-			FROM k;
+		INSERT INTO mm_filemap_add_to_page_cache (seq, ts, cpu, pid, pfn, i_ino, \"index\", s_dev, \"order\")
+			SELECT 100 + i, 1000000001 + i * 10000, 0, 42, 0, 77, i % 100000, 8388609, 0 FROM k;
 		UPDATE run SET events = $EVENTS + 2;"
 	mv "$tmp/w.db" "$db"
 }
 
-n=$(sqlite3 -batch "$db" "SELECT COUNT(*) FROM event_generic" 2>/dev/null || echo 0)
+n=$(sqlite3 -batch "$db" "SELECT COUNT(*) FROM mm_filemap_add_to_page_cache" 2>/dev/null || echo 0)
 if [ "$n" != "$EVENTS" ]; then
 	echo "whatif-bench: making $db ($EVENTS filemap events; once, a few minutes)"
 	rm -f "$db"
@@ -79,7 +77,7 @@ while [ $i -lt "$ROUNDS" ]; do
 	i=$((i + 1))
 	cp "$db" "$tmp/run.db"	# whatif writes its tables: each round on a fresh copy
 	w=$(timed "$bin" whatif "$tmp/run.db" --set memcg.limit=512M)
-	r=$(timed sqlite3 -batch "$tmp/run.db" "SELECT total(ts) FROM event_generic")
+	r=$(timed sqlite3 -batch "$tmp/run.db" "SELECT total(ts) FROM mm_filemap_add_to_page_cache")
 	echo "round $i: whatif $w; reference $r (wall s, CPU s, peak kB)"
 	echo "$w" >> "$tmp/w"
 	echo "$r" >> "$tmp/r"
