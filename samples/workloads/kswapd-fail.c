@@ -39,6 +39,7 @@
 
 #define WORKLOAD "kswapd-fail"
 #include "workload.h"
+#include "chunks.h"
 #include "zones.h"
 
 static const char usage[] =
@@ -61,11 +62,6 @@ static const char usage[] =
 	"Exit status: 0 done (kswapd ran), 1 error, 2 usage error, 3 kswapd did not\n"
 	"run before the floor, --max-mib or --wake-timeout was reached.\n";
 
-#define MAX_CHUNKS 65536
-
-static void *chunks[MAX_CHUNKS];
-static int nchunks;
-static size_t chunk_len;
 
 static void status(const char *what, double t0, long pageoutrun0, long steal0)
 {
@@ -84,38 +80,6 @@ static void status(const char *what, double t0, long pageoutrun0, long steal0)
 		       mib(z->min), mib(z->low), mib(z->high));
 	}
 	printf("\n");
-}
-
-static int grab(int lock)
-{
-	char *p;
-	size_t off, pg = (size_t)sysconf(_SC_PAGESIZE);
-
-	if (nchunks == MAX_CHUNKS)
-		return -1;
-	p = mmap(NULL, chunk_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return -1;
-	madvise(p, chunk_len, MADV_NOHUGEPAGE);	/* 4 KiB pages: no compaction needed */
-	for (off = 0; off < chunk_len; off += pg)
-		p[off] = 1;
-	if (lock && mlock(p, chunk_len))
-		fprintf(stderr, "kswapd-fail: warning: mlock: %s\n", strerror(errno));
-	chunks[nchunks++] = p;
-	return 0;
-}
-
-static void give_back(void)
-{
-	if (nchunks > 0)
-		munmap(chunks[--nchunks], chunk_len);
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
 }
 
 int main(int argc, char **argv)
@@ -207,7 +171,7 @@ int main(int argc, char **argv)
 			status("--wake-timeout reached", t0, pageoutrun0, steal0);
 			break;
 		}
-		if (grab(lock)) {
+		if (chunk_grab(lock)) {
 			status("cannot allocate more", t0, pageoutrun0, steal0);
 			break;
 		}
@@ -228,7 +192,7 @@ int main(int argc, char **argv)
 		if (read_zoneinfo())
 			die("cannot read /proc/zoneinfo", NULL);
 		while ((z = zone_at_floor(margin_pages)) >= 0 && nchunks > 0) {
-			give_back();
+			chunk_give_back();
 			backoffs++;
 			if (read_zoneinfo())
 				die("cannot read /proc/zoneinfo", NULL);
@@ -256,7 +220,6 @@ int main(int argc, char **argv)
 	if (t_unrecl > 0)
 		printf(", node unreclaimable from t=%.1fs", t_unrecl - t0);
 	printf(", %ld chunks given back to stay above the floor\n", backoffs);
-	while (nchunks > 0)
-		give_back();
+	chunk_give_back_all();
 	return woke ? 0 : 3;
 }

@@ -34,6 +34,7 @@
 
 #define WORKLOAD "memhog"
 #include "workload.h"
+#include "chunks.h"
 
 static const char usage[] =
 	"usage: memhog --leave-mib N [options]\n"
@@ -52,11 +53,6 @@ static const char usage[] =
 	"Exit status: 0 stopped by a signal, 1 error, 2 usage error, 3 the floor\n"
 	"was crossed (memory given back).\n";
 
-#define MAX_CHUNKS 4096
-
-static void *chunks[MAX_CHUNKS];
-static int nchunks;
-static size_t chunk_len;
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
@@ -79,38 +75,6 @@ static long mem_available_mib(void)
 			break;
 	fclose(f);
 	return kb < 0 ? -1 : kb / 1024;
-}
-
-static int grab(int lock)
-{
-	size_t off, pg = (size_t)sysconf(_SC_PAGESIZE);
-	char *p;
-
-	if (nchunks == MAX_CHUNKS)
-		return -1;
-	p = mmap(NULL, chunk_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return -1;
-	madvise(p, chunk_len, MADV_NOHUGEPAGE);	/* 4 KiB pages, like the page cache */
-	for (off = 0; off < chunk_len; off += pg)
-		p[off] = 1;
-	if (lock && mlock(p, chunk_len))
-		fprintf(stderr, WORKLOAD ": warning: mlock: %s\n", strerror(errno));
-	chunks[nchunks++] = p;
-	return 0;
-}
-
-static void give_back_all(void)
-{
-	while (nchunks > 0)
-		munmap(chunks[--nchunks], chunk_len);
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
 }
 
 int main(int argc, char **argv)
@@ -164,7 +128,7 @@ int main(int argc, char **argv)
 	printf("memhog: MemAvailable %ld MiB, leaving %ld MiB, floor %ld MiB%s\n", avail, leave,
 	       floor_mib, lock ? ", mlocked" : "");
 	while (!stop && (avail = mem_available_mib()) - chunk_mib >= leave)
-		if (grab(lock)) {
+		if (chunk_grab(lock)) {
 			fprintf(stderr, WORKLOAD ": warning: cannot allocate more: %s\n", strerror(errno));
 			break;
 		}
@@ -183,7 +147,7 @@ int main(int argc, char **argv)
 		if (avail >= 0 && avail < lowest)
 			lowest = avail;
 		if (avail >= 0 && avail < floor_mib) {
-			give_back_all();
+			chunk_give_back_all();
 			printf("memhog: floor crossed at %.1f s: MemAvailable %ld MiB < %ld MiB: "
 			       "all memory given back\n", now() - t0, avail, floor_mib);
 			return 3;
@@ -194,7 +158,7 @@ int main(int argc, char **argv)
 			last = now();
 		}
 	}
-	give_back_all();
+	chunk_give_back_all();
 	printf("memhog: stopped after %.1f s, lowest MemAvailable %ld MiB\n", now() - t0, lowest);
 	return 0;
 }

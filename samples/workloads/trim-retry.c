@@ -249,13 +249,6 @@ static void pin(int fd, long pin_bytes, long pipe_bytes)
 		fprintf(stderr, "trim-retry: warning: posix_fadvise DONTNEED failed\n");
 }
 
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
-}
-
 struct opts {
 	long hold, cycles, cycle_mib, quiet, quiet_timeout, wake_timeout, chunk_mib, floor_mib;
 	long pressure, margin_pages, max_anon_mib;

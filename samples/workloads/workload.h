@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * workload.h - what the sample workloads share: error exits and number
- * parsing with the program's name, and a monotonic clock. Each workload
+ * parsing with the program's name, a monotonic clock and a sleep. Each workload
  * defines WORKLOAD (its name) before including this file.
  */
 #ifndef VMS_WORKLOAD_H
@@ -28,6 +28,13 @@ static inline double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static inline void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
 }
 
 /* A whole number >= @min for option @opt, or a usage error (exit 2). */
