@@ -22,6 +22,7 @@
  * give the same tables in the same order: each group is placed by its
  * first answer (MIN(rowid) of its rows, or first_answer).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,6 +45,18 @@ static void int_or_null(struct table *t, sqlite3_stmt *st, int i)
 		table_null(t);
 	else
 		table_int(t, sqlite3_column_int64(st, i));
+}
+
+/* Columns of @t without unit, named by the arguments up to a NULL. */
+static void plain_columns(struct table *t, ...)
+{
+	const char *name;
+	va_list ap;
+
+	va_start(ap, t);
+	while ((name = va_arg(ap, const char *)))
+		table_column(t, name, NULL, 0);
+	va_end(ap);
 }
 
 /* Finish @t after its rows were read from @st: error, or write it out. Frees both. */
@@ -136,10 +149,7 @@ static int agreement(struct vms_window *w, struct out *o, int have_trivial, int 
 	if (start(w, "agreement", "Baseline agreement with the recorded kernel",
 		  counts ? agreement_counts_sql : have_trivial ? sql : sql_old, &t, &st))
 		return -1;
-	table_column(t, "question", NULL, 0);
-	table_column(t, "asked", NULL, 0);
-	table_column(t, "decidable", NULL, 0);
-	table_column(t, "agreed", NULL, 0);
+	plain_columns(t, "question", "asked", "decidable", "agreed", NULL);
 	table_column(t, "agreement", "%", 1);
 	table_column(t, "decisive", NULL, 0);
 	table_column(t, "agreement on decisive", "%", 1);
@@ -227,9 +237,7 @@ static int from_trace(struct vms_window *w, struct out *o, int all)
 	}
 	if (start(w, "from-trace", "Decided by the trace alone", sql, &t, &st))
 		return -1;
-	table_column(t, "question", NULL, 0);
-	table_column(t, "asked", NULL, 0);
-	table_column(t, "decidable", NULL, 0);
+	plain_columns(t, "question", "asked", "decidable", NULL);
 	table_column(t, "agreement", "%", 1);
 	table_column(t, "decided by the events", NULL, 0);
 	table_column(t, "agreement on those", "%", 1);
@@ -280,14 +288,8 @@ static int policies(struct vms_window *w, struct out *o, int counts)
 	if (start(w, "policies", "Where each policy differs from the recorded kernel",
 		  counts ? sql_counts : sql, &t, &st))
 		return -1;
-	table_column(t, "policy", NULL, 0);
-	table_column(t, "question", NULL, 0);
-	table_column(t, "asked", NULL, 0);
-	table_column(t, "differs", NULL, 0);
-	table_column(t, "undecidable", NULL, 0);
-	table_column(t, "pages at stake", NULL, 0);
-	table_column(t, "firm", NULL, 0);
-	table_column(t, "soft", NULL, 0);
+	plain_columns(t, "policy", "question", "asked", "differs", "undecidable",
+		      "pages at stake", "firm", "soft", NULL);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		table_row(t);
 		table_text(t, (const char *)sqlite3_column_text(st, 0));
@@ -323,12 +325,8 @@ static int vs_baseline(struct vms_window *w, struct out *o, int counts)
 	if (start(w, "vs-baseline", "Where each policy decides differently from the baseline",
 		  counts ? sql_counts : sql, &t, &st))
 		return -1;
-	table_column(t, "policy", NULL, 0);
-	table_column(t, "question", NULL, 0);
-	table_column(t, "baseline", NULL, 0);
-	table_column(t, "policy answer", NULL, 0);
-	table_column(t, "decisions", NULL, 0);
-	table_column(t, "pages at stake", NULL, 0);
+	plain_columns(t, "policy", "question", "baseline", "policy answer", "decisions",
+		      "pages at stake", NULL);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		table_row(t);
 		for (i = 0; i < 4; i++)
@@ -356,11 +354,7 @@ static int by_reclaimer(struct vms_window *w, struct out *o, int counts)
 
 	if (start(w, "by-reclaimer", "Differences by reclaimer", counts ? sql_counts : sql, &t, &st))
 		return -1;
-	table_column(t, "policy", NULL, 0);
-	table_column(t, "question", NULL, 0);
-	table_column(t, "reclaimer", NULL, 0);
-	table_column(t, "decidable", NULL, 0);
-	table_column(t, "differs", NULL, 0);
+	plain_columns(t, "policy", "question", "reclaimer", "decidable", "differs", NULL);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		table_row(t);
 		for (i = 0; i < 3; i++)
@@ -376,14 +370,8 @@ static void difference_columns(struct table *t)
 {
 	table_column(t, "policy", NULL, 0);
 	table_column(t, "time", "s", 6);
-	table_column(t, "reclaimer", NULL, 0);
-	table_column(t, "pid", NULL, 0);
-	table_column(t, "priority", NULL, 0);
-	table_column(t, "question", NULL, 0);
-	table_column(t, "kernel", NULL, 0);
-	table_column(t, "policy answer", NULL, 0);
-	table_column(t, "pages", NULL, 0);
-	table_column(t, "firmness", NULL, 0);
+	plain_columns(t, "reclaimer", "pid", "priority", "question", "kernel", "policy answer",
+		      "pages", "firmness", NULL);
 }
 
 static void difference_row(struct table *t, sqlite3_stmt *st)
