@@ -362,13 +362,24 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 			  decisive))
 			return -1;
 	}
+	/*
+	 * The recorded kernel's scan targets (the 6.18 model): an active list is
+	 * aged only when get_scan_count() gave it a target, which the scan
+	 * fraction can round to nothing even where its size >> priority is not.
+	 */
+	struct vms_scan_decision kernel_sd;
+	int have_kernel_sd = lru_known &&
+			     policy_v6_18.scan_balance(NULL, in, &kernel_sd) != VMS_UNDECIDABLE;
+
 	for (int file = 0; file <= 1 && lru_known; file++) {
 		long long active = in->have_lru_size ? in->lru_size[file ? 3 : 1] :	/* exact inputs */
 				   file ? in->active_file.v : in->active_anon.v;
+		long long target = have_kernel_sd ? kl_list_target(in, &kernel_sd, file ? 3 : 1) :
+				   active >> in->priority;
 		long long scanned_inactive = d->scanned[file ? 2 : 0];
 		int q = file ? Q_DEACT_FILE : Q_DEACT_ANON, want, did;
 
-		if (!scanned_inactive || (active >> in->priority) == 0)
+		if (!scanned_inactive || target == 0)
 			continue;	/* the active list had no target in this pass */
 		/*
 		 * From the events alone an active list has a size only where the

@@ -121,25 +121,30 @@ int kl_scan_types(const struct vms_pass_input *in, const struct vms_scan_decisio
 long long kl_scan_target(const struct vms_pass_input *in, const struct vms_scan_decision *d,
 			 int want_file)
 {
+	return kl_list_target(in, d, want_file ? 2 : 0);
+}
+
+long long kl_list_target(const struct vms_pass_input *in, const struct vms_scan_decision *d,
+			 int lru)
+{
+	const struct vms_value *size[4] = { &in->inactive_anon, &in->active_anon, &in->inactive_file,
+					    &in->active_file };
+	int file = lru >= 2;
 	/* lruvec_lru_size(): the lists themselves, not the flushed stats (exact inputs) */
-	long long anon = (in->have_lru_size ? in->lru_size[0] : in->inactive_anon.v) >> in->priority;
-	long long file = (in->have_lru_size ? in->lru_size[2] : in->inactive_file.v) >> in->priority;
+	unsigned long long scan = (unsigned long long)((in->have_lru_size ? in->lru_size[lru & 3] :
+						       size[lru & 3]->v) >> in->priority);
 	unsigned long long den = d->denominator ? d->denominator : d->fraction_anon + d->fraction_file;
 	unsigned long long up = d->round_up && den ? den - 1 : 0;	/* DIV64_U64_ROUND_UP */
 
 	switch (d->balance) {
 	case VMS_SCAN_FILE:
-		anon = 0;
-		break;
+		return file ? (long long)scan : 0;
 	case VMS_SCAN_ANON:
-		file = 0;
-		break;
+		return file ? 0 : (long long)scan;
 	case VMS_SCAN_FRACT:
-		anon = den ? (long long)(((unsigned long long)anon * d->fraction_anon + up) / den) : 0;
-		file = den ? (long long)(((unsigned long long)file * d->fraction_file + up) / den) : 0;
-		break;
+		return den ? (long long)((scan * (file ? d->fraction_file : d->fraction_anon) + up) / den) : 0;
 	case VMS_SCAN_EQUAL:
 		break;
 	}
-	return want_file ? file : anon;
+	return (long long)scan;
 }

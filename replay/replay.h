@@ -86,6 +86,9 @@ int kl_scan_types(const struct vms_pass_input *in, const struct vms_scan_decisio
 /* get_scan_count()'s target of the inactive list of one type (@want_file) under @d: pages. */
 long long kl_scan_target(const struct vms_pass_input *in, const struct vms_scan_decision *d,
 			 int want_file);
+/* get_scan_count()'s target of list @lru (inactive/active anon/file: 0..3) under @d: size >> priority, scaled. */
+long long kl_list_target(const struct vms_pass_input *in, const struct vms_scan_decision *d,
+			 int lru);
 
 /* --- policies.c, plugin.c --- */
 

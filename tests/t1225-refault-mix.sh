@@ -15,7 +15,10 @@
 # and the scan_balance answer follows them: >= 99% and >= 20 points above
 # the best trivial predictor there (deactivate_file is printed: the kernel
 # then sees refaults before nearly every pass, so "always aged" is right
-# too). The workload is deterministic: runs repeat to the decision. Needs root,
+# too). The anonymous pair (an 80 MiB hot part, a 160 MiB cold part cycled
+# through swap one page at a time, a 200 MiB memcg) does the same for
+# deactivate_anon: >= 99% and >= 20 points above. The workload is
+# deterministic: runs repeat to the decision. Needs root,
 # tracefs, the memory controller (cgroup v1), sqlite3 and BPF exact inputs;
 # the swap part also swapon. Everything made here (memcg, files, swap file)
 # is undone on every exit path.
@@ -93,12 +96,20 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'with swap and anon: scan_balance
 	chmod 600 "$SWAPFILE" && mkswap -q "$SWAPFILE" >/dev/null &&
 	swapon "$SWAPFILE" &&
 	record_mix swap.db 464 60 --hot hot80 --cold cold --anon-mib 64 &&
+	record_mix anon.db 200 60 --anon-hot-mib 80 --anon-cold-mib 160 &&
 	remove_swap &&
 	for q in scan_balance deactivate_file; do
 		set -- $(decisive swap.db $q)
 		echo "$q, with swap, exact inputs: $1 decisive, baseline $2 %, best trivial $3 % ($4)" | tee -a numbers.txt
 	done &&
 	set -- $(decisive swap.db scan_balance) &&
+	test "$1" -ge 100 &&
+	awk -v a="$2" -v t="$3" "BEGIN { exit !(a >= 99 && a - t >= 20) }"
+'
+
+test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'anon refaults decide deactivate_anon: >= 99 % and 20 points above the best trivial' '
+	set -- $(decisive anon.db deactivate_anon) &&
+	echo "deactivate_anon, anonymous pair with swap, exact inputs: $1 decisive, baseline $2 %, best trivial $3 % ($4)" | tee -a numbers.txt &&
 	test "$1" -ge 100 &&
 	awk -v a="$2" -v t="$3" "BEGIN { exit !(a >= 99 && a - t >= 20) }"
 '

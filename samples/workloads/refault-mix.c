@@ -23,7 +23,10 @@
  *
  * --anon-mib holds cold anonymous memory beside them (touched once), for a
  * memcg with swap, where the same refaults turn cache_trim_mode off and the
- * scan balance weighs anon against file.
+ * scan balance weighs anon against file. --anon-hot-mib and --anon-cold-mib
+ * make the same pair of anonymous memory, for a memcg with swap: the cold
+ * part refaults from swap, so anon refaults decide the deactivation of the
+ * active anon list.
  *
  * --create makes both files (--hot-mib and --cold-mib MiB of pseudo-random
  * data) and exits; run it outside the memcg. Without --create the files
@@ -43,6 +46,7 @@
 
 static const char usage[] =
 	"usage: refault-mix --hot PATH --cold PATH [options]\n"
+	"       refault-mix --anon-hot-mib N --anon-cold-mib N [options]\n"
 	"       refault-mix --create --hot PATH --cold PATH [--hot-mib N] [--cold-mib N]\n"
 	"\n"
 	"Read a hot file with pread() (two pages a step, so that it stays active)\n"
@@ -57,6 +61,9 @@ static const char usage[] =
 	"  --cold-mib N      size of the cold file for --create (default 320)\n"
 	"  --rounds N        rounds over the cold file (default 2)\n"
 	"  --anon-mib N      anonymous memory to hold, touched once (default 0)\n"
+	"  --anon-hot-mib N  anonymous memory read two pages a step (with swap)\n"
+	"  --anon-cold-mib N anonymous memory cycled one page a step, no swap\n"
+	"                    readahead (instead of the files when they are not given)\n"
 	"  --stat-file PATH  read PATH (a memcg's memory.stat: a stats flush) every\n"
 	"                    --stat-every cold pages\n"
 	"  --stat-every N    cold pages between --stat-file reads (default 32)\n"
@@ -107,6 +114,23 @@ static int open_dropped(const char *path, size_t pg, size_t *pages)
 	return fd;
 }
 
+/* @mib MiB of anonymous memory in 4 KiB pages, each written once; @random: no swap readahead. */
+static unsigned char *anon_region(long mib, size_t pg, int random, size_t *pages)
+{
+	size_t len = (size_t)mib << 20, i;
+	unsigned char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("cannot map anonymous memory", NULL);
+	madvise(p, len, MADV_NOHUGEPAGE);
+	if (random)
+		madvise(p, len, MADV_RANDOM);
+	for (i = 0; i < len; i += pg)
+		p[i] = (unsigned char)(i / pg) | 1;
+	*pages = len / pg;
+	return p;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -117,6 +141,8 @@ int main(int argc, char **argv)
 		{ "cold-mib", required_argument, NULL, 'c' + 256 },
 		{ "rounds", required_argument, NULL, 'r' },
 		{ "anon-mib", required_argument, NULL, 'a' },
+		{ "anon-hot-mib", required_argument, NULL, 'A' },
+		{ "anon-cold-mib", required_argument, NULL, 'B' },
 		{ "stat-file", required_argument, NULL, 's' },
 		{ "stat-every", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
@@ -124,10 +150,12 @@ int main(int argc, char **argv)
 	};
 	const char *hot = NULL, *cold = NULL, *stat_path = NULL;
 	long hot_mib = 160, cold_mib = 320, rounds = 2, every = 32, anon_mib = 0, r;
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE), nhot, ncold, i, h = 0;
-	int create = 0, hfd, cfd, sfd = -1, c;
+	long anon_hot_mib = 0, anon_cold_mib = 0;
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), nhot = 0, ncold = 0, nahot = 0, nacold = 0;
+	size_t i, steps, h = 0, ah = 0;
+	int create = 0, hfd = -1, cfd, sfd = -1, c;
 	static char stat_buf[1 << 16];
-	unsigned char *map, *anon, byte;
+	unsigned char *map = NULL, *anon, *ahot = NULL, *acold = NULL, byte;
 	unsigned long sum = 0;
 	double start;
 
@@ -140,15 +168,18 @@ int main(int argc, char **argv)
 		case 'c' + 256: cold_mib = parse_num("--cold-mib", optarg, 1); break;
 		case 'r': rounds = parse_num("--rounds", optarg, 1); break;
 		case 'a': anon_mib = parse_num("--anon-mib", optarg, 0); break;
+		case 'A': anon_hot_mib = parse_num("--anon-hot-mib", optarg, 1); break;
+		case 'B': anon_cold_mib = parse_num("--anon-cold-mib", optarg, 1); break;
 		case 's': stat_path = optarg; break;
 		case 'e': every = parse_num("--stat-every", optarg, 1); break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: fputs(usage, stderr); return 2;
 		}
 	}
-	if (!hot || !cold || optind != argc) {
+	if ((!anon_cold_mib && (!hot || !cold)) || (create && (!hot || !cold)) || optind != argc) {
 		fprintf(stderr, WORKLOAD ": error: %s\n%s",
-			optind != argc ? "unexpected argument" : "--hot and --cold are required", usage);
+			optind != argc ? "unexpected argument" :
+			"--hot and --cold are required (or --anon-cold-mib)", usage);
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -169,28 +200,51 @@ int main(int argc, char **argv)
 		for (i = 0; i < len; i += pg)
 			anon[i] = (unsigned char)(i / pg) | 1;
 	}
-	hfd = open_dropped(hot, pg, &nhot);
-	cfd = open_dropped(cold, pg, &ncold);
-	posix_fadvise(hfd, 0, 0, POSIX_FADV_RANDOM);
-	map = mmap(NULL, ncold * pg, PROT_READ, MAP_SHARED, cfd, 0);
-	if (map == MAP_FAILED)
-		die("cannot map", cold);
-	madvise(map, ncold * pg, MADV_RANDOM);
+	/*
+	 * The anonymous pair: the hot part is activated by its references, the
+	 * cold part cycles through swap one page at a time (MADV_RANDOM: no
+	 * swap readahead), each swap-in a refault within the active list's size.
+	 */
+	if (anon_hot_mib)
+		ahot = anon_region(anon_hot_mib, pg, 0, &nahot);
+	if (anon_cold_mib)
+		acold = anon_region(anon_cold_mib, pg, 1, &nacold);
+	if (hot) {
+		hfd = open_dropped(hot, pg, &nhot);
+		cfd = open_dropped(cold, pg, &ncold);
+		posix_fadvise(hfd, 0, 0, POSIX_FADV_RANDOM);
+		map = mmap(NULL, ncold * pg, PROT_READ, MAP_SHARED, cfd, 0);
+		if (map == MAP_FAILED)
+			die("cannot map", cold);
+		madvise(map, ncold * pg, MADV_RANDOM);
+	}
 	if (stat_path && (sfd = open(stat_path, O_RDONLY)) < 0)
 		die("cannot open", stat_path);
-	printf(WORKLOAD ": hot %zu MiB, cold %zu MiB, anon %ld MiB, %ld rounds, %s every %ld cold pages\n",
-	       nhot * pg >> 20, ncold * pg >> 20, anon_mib, rounds,
-	       stat_path ? stat_path : "no stat read", every);
+	printf(WORKLOAD ": hot %zu MiB, cold %zu MiB, anon %ld MiB, anon hot %zu MiB, anon cold %zu MiB,"
+	       " %ld rounds, %s every %ld cold pages\n", nhot * pg >> 20, ncold * pg >> 20, anon_mib,
+	       nahot * pg >> 20, nacold * pg >> 20, rounds, stat_path ? stat_path : "no stat read",
+	       every);
+	steps = ncold ? ncold : nacold;
 	start = now();
 	for (r = 1; r <= rounds; r++) {
 		double t0 = now();
 
-		for (i = 0; i < ncold; i++) {
-			sum += map[i * pg];
-			for (int k = 0; k < 2; k++, h = (h + 1) % nhot) {
+		for (i = 0; i < steps; i++) {
+			if (map)
+				sum += map[i * pg];
+			if (acold)
+				sum += acold[(i % nacold) * pg];
+			for (int k = 0; k < 2; k++) {
+				if (ahot) {
+					sum += ahot[ah * pg];
+					ah = (ah + 1) % nahot;
+				}
+				if (hfd < 0)
+					continue;
 				if (pread(hfd, &byte, 1, (off_t)(h * pg)) != 1)
 					die("cannot read", hot);
 				sum += byte;
+				h = (h + 1) % nhot;
 			}
 			if (sfd >= 0 && (i + 1) % (size_t)every == 0 &&
 			    pread(sfd, stat_buf, sizeof(stat_buf), 0) < 0)
