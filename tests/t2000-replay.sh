@@ -311,4 +311,35 @@ test_expect_success '--list names every built-in policy' '
 	! grep -q "^v5.3-boost-slab \|^v6.9-cache-trim-retry " list
 '
 
+# A memcg pass at priority 12 that scanned 2 inactive anon pages: 6.18
+# get_scan_count() at swappiness 60 with no cost yet is FRACT 60:140, so
+# the inactive anon target is (30000 >> 12) * 60 / 200 = 2 and the active
+# anon target (16000 >> 12) * 60 / 200 = 0 (div64_u64 rounds down): the
+# kernel scans no active anon page whatever it decided, and the question
+# is not asked; with 24000 active anon pages it is 5 * 60 / 200 = 1: asked.
+test_expect_success SQLITE3 'deactivation is asked only where the scan fraction leaves the active list a target' '
+	for active in 16000 24000; do
+		cat > frac.txt <<TRACE
+             cat-700   [000] .....     1.000000: mm_vmscan_memcg_reclaim_begin: order=0 gfp_flags=GFP_KERNEL
+             cat-700   [000] .....     1.000100: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=2 nr_reclaimed=2 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_ANON|RECLAIM_WB_ASYNC
+             cat-700   [000] .....     1.000200: mm_vmscan_lru_shrink_inactive: nid=0 nr_scanned=1 nr_reclaimed=1 nr_dirty=0 nr_writeback=0 nr_congested=0 nr_immediate=0 nr_activate_anon=0 nr_activate_file=0 nr_ref_keep=0 nr_unmap_fail=0 priority=12 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC
+             cat-700   [000] .....     1.000400: mm_vmscan_memcg_reclaim_end: nr_reclaimed=3
+TRACE
+		vmscope import -q frac.txt -o frac-$active.db &&
+		sql frac-$active.db "
+			INSERT INTO sysctl VALUES (\"vm.swappiness\", \"60\");
+			INSERT INTO counter_sample VALUES (1, 500000000, 500000100, \"vmstat\", \"\");
+			INSERT INTO counter_sample VALUES (2, 500000000, 500000100, \"meminfo\", \"\");
+			INSERT INTO counter_value VALUES (1, \"nr_inactive_anon\", 30000), (1, \"nr_active_anon\", $active),
+				(1, \"nr_inactive_file\", 4000), (1, \"nr_active_file\", 1000),
+				(1, \"nr_free_pages\", 100000), (1, \"workingset_activate_anon\", 0),
+				(1, \"workingset_activate_file\", 0);
+			INSERT INTO counter_value VALUES (2, \"SwapFree\", 1048576), (2, \"SwapTotal\", 1048576)" &&
+		vmscope upgrade -q --rederive frac-$active.db &&
+		vmscope replay frac-$active.db --policy v6.18 --results all >/dev/null || exit 1
+	done &&
+	assert_eq "$(sql frac-16000.db "SELECT COUNT(*) FROM replay_result WHERE question = \"deactivate_anon\"")" 0 &&
+	assert_eq "$(sql frac-24000.db "SELECT kernel FROM replay_result WHERE question = \"deactivate_anon\" AND policy = \"v6.18\"")" kept
+'
+
 test_done
