@@ -26,7 +26,7 @@ const char *const whatif_knob_names[K_NKNOBS] = {
 
 const char *const whatif_metric_names[M_NMETRICS] = {
 	"refault_file", "refault_anon", "reclaimed_file", "reclaimed_anon", "swapout",
-	"reclaim_episodes", "reclaim_seconds",
+	"reclaim_episodes", "reclaim_seconds", "kswapd_failures",
 };
 
 /* memory.stat (v1 hierarchical name, v2 name; bytes) or /proc/vmstat (pages) fields */
@@ -251,6 +251,14 @@ static int load_outcome(struct vms_window *w, struct whatif_rec *r)
 	r->recorded[M_EPISODES] = v;
 	r->recorded[M_SECONDS] = k / 1e9;
 	r->has_recorded[M_EPISODES] = r->has_recorded[M_SECONDS] = 1;
+	/* balance_pgdat() runs of node 0 that reclaimed no page (kswapd_failures++) */
+	if (table_exists(w, "kswapd_run")) {
+		if (query_int(w, "SELECT COUNT(*) FROM kswapd_run WHERE nid = 0 AND failed "
+			      "AND wake_ts BETWEEN ?1 AND ?2", NULL, &v) < 0)
+			return -1;
+		r->recorded[M_KSWAPD_FAILURES] = v;
+		r->has_recorded[M_KSWAPD_FAILURES] = 1;
+	}
 	r->ns_per_scanned = r->scanned_recorded ? (double)k / r->scanned_recorded : 0;
 	if (r->memcg && v > 0)
 		r->charge_batch = (long long)((r->recorded[M_RECLAIMED_FILE] +

@@ -305,6 +305,7 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 	out[M_SWAPOUT] = st->swapout;
 	out[M_EPISODES] = st->episodes;
 	out[M_SECONDS] = (st->scanned[0] + st->scanned[1]) * r->ns_per_scanned / 1e9;
+	out[M_KSWAPD_FAILURES] = st->kswapd_failures;
 	*series = pts;
 	*npoints = r->nsmp;
 	pts = NULL;

@@ -13,7 +13,7 @@
 #include "sim.h"
 
 static const char *const metric_firmness[M_NMETRICS] = {
-	"sampled", "sampled", "exact", "exact", "machine-wide", "exact", "exact",
+	"sampled", "sampled", "exact", "exact", "machine-wide", "exact", "exact", "exact",
 };
 
 double whatif_change_pct(double recorded, double whatif)

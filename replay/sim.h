@@ -230,7 +230,7 @@ enum whatif_knob {
 /* The outcome metrics, in the order of the outcome table. */
 enum whatif_metric {
 	M_REFAULT_FILE, M_REFAULT_ANON, M_RECLAIMED_FILE, M_RECLAIMED_ANON, M_SWAPOUT,
-	M_EPISODES, M_SECONDS, M_NMETRICS
+	M_EPISODES, M_SECONDS, M_KSWAPD_FAILURES, M_NMETRICS
 };
 
 extern const char *const whatif_knob_names[K_NKNOBS];

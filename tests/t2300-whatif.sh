@@ -103,8 +103,8 @@ test_expect_success SQLITE3 'assumptions and the time series are stored' '
 
 test_expect_success SQLITE3 'a rerun replaces its own scenario only' '
 	vmscope whatif loop.db -a memcg.swappiness=60 --set memcg.limit=800K > /dev/null &&
-	assert_eq "$(sql loop.db "SELECT COUNT(*) FROM outcome WHERE scenario = '\''memcg.limit=200'\''")" 7 &&
-	assert_eq "$(sql loop.db "SELECT COUNT(*) FROM outcome WHERE scenario = '\''no change'\''")" 7
+	assert_eq "$(sql loop.db "SELECT COUNT(*) FROM outcome WHERE scenario = '\''memcg.limit=200'\''")" 8 &&
+	assert_eq "$(sql loop.db "SELECT COUNT(*) FROM outcome WHERE scenario = '\''no change'\''")" 8
 '
 
 test_expect_success SQLITE3 'a built-in replay policy decides the passes of the simulation too' '
