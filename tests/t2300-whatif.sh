@@ -188,6 +188,17 @@ test_expect_success SQLITE3 'node reclaim: kswapd below the low watermark, to th
 		AND metric = '\''reclaim_episodes'\''")" "1.0"
 '
 
+test_expect_success SQLITE3 'node reclaim: the run 6.9+ retries is a kswapd failure under 6.8' '
+	# 6.8 balance_pgdat() does not restart without cache_trim_mode: the first
+	# run keeps the 896 pages it scans and reclaims none (kswapd_failures++);
+	# the next allocation wakes kswapd again, and the second run reclaims
+	vmscope whatif node.db --policy v6.8-cache-trim > out.txt &&
+	assert_eq "$(sql node.db "SELECT recorded, baseline, whatif FROM outcome
+		WHERE scenario = '\''policy=v6.8-cache-trim'\'' AND metric = '\''kswapd_failures'\''")" "0.0|0.0|1.0" &&
+	assert_eq "$(sql node.db "SELECT whatif FROM outcome
+		WHERE scenario = '\''policy=v6.8-cache-trim'\'' AND metric = '\''reclaim_episodes'\''")" "2.0"
+'
+
 test_expect_success SQLITE3 'node reclaim: watermarks recomputed from vm.min_free_kbytes and the scale factor' '
 	test_expect_code 1 vmscope whatif node.db --set vm.watermark_scale_factor=1000 2> err &&
 	grep -q "does not say vm.min_free_kbytes" err &&
