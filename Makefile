@@ -123,6 +123,7 @@ LIB_OBJS += lib/sink-reader.o
 LIB_OBJS += lib/sink-schema.o
 LIB_OBJS += lib/sink-generate.o
 LIB_OBJS += lib/sink-writer.o
+LIB_OBJS += lib/sink-bins.o
 LIB_OBJS += lib/strmap.o
 LIB_OBJS += lib/upgrade.o
 LIB_OBJS += lib/util.o

@@ -11,7 +11,9 @@
  *  - sink-writer.c serializes rows into batches and writes them on a second
  *    thread (vms_sink_set_async()), ROWS_PER_INSERT rows per INSERT;
  *  - sink-reader.c runs a decoder in a reader process whose sink calls are
- *    replayed into this one (vms_sink_run_reader()).
+ *    replayed into this one (vms_sink_run_reader());
+ *  - sink-bins.c counts the stored rows per table, event and time bin for
+ *    the derive step's event_bucket (temp.vms_sink_bins).
  *
  * A serialized row (a batch of the writer, the stream of a reader) is
  * u16 table id, then (u16 column, u8 Q_INT, i64) or (u16 column, u8 Q_TEXT,
@@ -69,6 +71,7 @@ struct vms_table {
 	int generic;
 	int lenient;			/* made from a text line: a value that is not a number stays text */
 	uint64_t required;		/* bit c: column c (< 64) is in required_field */
+	int bins_spoiled;		/* a field wrote the event column: no bins (sink-bins.c) */
 	sqlite3_stmt *insert;
 	/* the writer's multi-row INSERT: the per-statement cost is paid once per ROWS_PER_INSERT */
 	sqlite3_stmt *insert_n;
@@ -95,6 +98,9 @@ struct vms_sink {
 	struct strmap tasks;		/* "pid comm" -> struct task * */
 	struct vms_table *generic;
 	struct vms_table *row;		/* table of the row being built, NULL if none */
+	struct vms_table *row_table;	/* the same, kept until the row is stored */
+	const char *row_event;		/* its event name, valid until then */
+	uint64_t row_ts;		/* its timestamp */
 	struct strmap_entry *row_count;	/* its entry in counts */
 	struct strmap_entry *last_count;	/* cache: counts entry of the last event type */
 	struct vms_buf json;		/* extra fields of the row being built */
@@ -125,6 +131,10 @@ struct vms_sink {
 	char writer_err[512];		/* why the writer failed; written and read under mu */
 	/* sink-generate.c: the schema's own table names, to keep generated tables off them */
 	sqlite3 *schema_names;
+	/* sink-bins.c: rows per table, event and bin of bin_res ns from bin_base */
+	struct sink_bins **bins, *bins_last;
+	int nbins, abins, bins_off;
+	long long bin_base, bin_res;
 	/* reader-process mode (sink-reader.c): calls are serialized for the parent */
 	struct sink_reader *reader;
 };
@@ -165,6 +175,14 @@ static inline int sink_name_is(const char *known, const char *name, size_t len)
  */
 struct vms_table *sink_generate_table(struct vms_sink *s, const char *system, const char *event,
 				      const struct vms_field_desc *f, int n, const char *source);
+
+/* sink-bins.c: count a stored row; its table's event column was written by a field; */
+void sink_bins_add(struct vms_sink *s, struct vms_table *t, const char *event, uint64_t ts,
+		   uint64_t seq);
+void sink_bins_spoil(struct vms_sink *s, struct vms_table *t);
+/* leave the bins in temp.vms_sink_bins (a hint: a failure leaves none; returns 0); free them */
+int sink_bins_write(struct vms_sink *s);
+void sink_bins_free(struct vms_sink *s);
 
 /* sink-writer.c */
 int sink_writer_init(struct vms_sink *s);

@@ -333,6 +333,8 @@ static int replay_row(struct replay *rp)
 			break;
 		if (col < COMMON_COLUMNS || col >= t->ncols || !(at = take(rp, 1)))
 			return rp->bad = 1, -1;
+		if (col == t->event_col)
+			sink_bins_spoil(s, t);
 		if (*at == Q_INT) {
 			if (!take(rp, sizeof(long long)))
 				return -1;

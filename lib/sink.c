@@ -69,6 +69,7 @@ void vms_sink_free(struct vms_sink *s)
 	sink_schema_release(s);
 	strmap_release(&s->counts, NULL);
 	strmap_release(&s->tasks, free);
+	sink_bins_free(s);
 	sqlite3_finalize(s->lost_insert);
 	sqlite3_finalize(s->error_insert);
 	vms_buf_release(&s->json);
@@ -82,6 +83,9 @@ void vms_sink_begin(struct vms_sink *s, struct vms_table *t, const char *system,
 	sqlite3_stmt *st = t->insert;
 
 	s->row = t;
+	s->row_table = t;
+	s->row_event = event;
+	s->row_ts = ts;
 	vms_buf_reset(&s->json);
 	s->json_fields = 0;
 	s->row_fields = 0;
@@ -130,6 +134,8 @@ count:
 
 void vms_sink_set_int(struct vms_sink *s, int col, long long value)
 {
+	if (col == s->row->event_col)
+		sink_bins_spoil(s, s->row);
 	if (s->async || s->reader)
 		sink_q_int(s, col, value);
 	else
@@ -138,6 +144,8 @@ void vms_sink_set_int(struct vms_sink *s, int col, long long value)
 
 void vms_sink_set_text(struct vms_sink *s, int col, const char *text, size_t len)
 {
+	if (col == s->row->event_col)
+		sink_bins_spoil(s, s->row);
 	if (s->async || s->reader)
 		sink_q_text(s, col, text, len);
 	else
@@ -369,6 +377,7 @@ static void row_stored(struct vms_sink *s)
 {
 	if (s->row_count)
 		s->row_count->value = (void *)((uintptr_t)s->row_count->value + 1);
+	sink_bins_add(s, s->row_table, s->row_event, s->row_ts, s->seq + 1);
 	s->seq++;
 	s->events++;
 }
@@ -582,6 +591,7 @@ int vms_sink_finish(struct vms_sink *s)
 		}
 	}
 	sqlite3_finalize(st);
+	sink_bins_write(s);
 	if (s->events && (vms_db_set_run_int(s->db, "start_ts", (long long)s->first_ts) ||
 			  vms_db_set_run_int(s->db, "end_ts", (long long)s->last_ts)))
 		return -1;
