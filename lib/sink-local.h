@@ -184,20 +184,85 @@ void sink_bins_spoil(struct vms_sink *s, struct vms_table *t);
 int sink_bins_write(struct vms_sink *s);
 void sink_bins_free(struct vms_sink *s);
 
+/* sink-reader.c: the buffers shared with a reader process, and the reader's side */
+void sink_reader_put(struct vms_sink *s, const void *p, size_t n);
+#define READER_BUF (4u << 20)	/* a record may use what BATCH_BYTES leaves of it */
+
+struct sink_shared {
+	size_t done[2];			/* bytes of complete records in each buffer */
+	char buf[2][READER_BUF];
+};
+
+/* s->reader points to it in the reader process only. */
+struct sink_reader {
+	struct sink_shared *sh;
+	int k;				/* buffer being filled */
+	size_t len;			/* bytes written into it */
+	size_t start;			/* where the record being written starts */
+	int busy[2];			/* handed over and not acked yet */
+	int fd;				/* the reader's end of the socket pair */
+	int overflow;			/* the record being written does not fit */
+};
+
 /* sink-writer.c */
 int sink_writer_init(struct vms_sink *s);
 void sink_writer_release(struct vms_sink *s);
-/* Append to the row being serialized (async or reader mode); a failure sets s->oom. */
-void sink_q_put(struct vms_sink *s, const void *p, size_t n);
-void sink_q_int(struct vms_sink *s, int col, long long v);
-void sink_q_text(struct vms_sink *s, int col, const char *text, size_t len);
+
+/*
+ * Append to the row being serialized (async or reader mode); a failure sets
+ * s->oom. These run for every field of every event: inline, so that the
+ * copies of the fixed-size parts are a few moves, not calls.
+ */
+static inline void sink_q_put(struct vms_sink *s, const void *p, size_t n)
+{
+	struct sink_reader *r = s->reader;
+	struct vms_buf *b = s->cur;
+
+	if (r) {
+		if (!r->overflow && n <= READER_BUF - r->len) {
+			memcpy(r->sh->buf[r->k] + r->len, p, n);
+			r->len += n;
+		} else {
+			sink_reader_put(s, p, n);	/* marks the overflow */
+		}
+	} else if (b->len + n < b->alloc) {
+		memcpy(b->buf + b->len, p, n);
+		b->len += n;
+		b->buf[b->len] = '\0';
+	} else if (vms_buf_add(b, p, n)) {
+		s->oom = 1;
+	}
+}
+
+static inline void sink_q_int(struct vms_sink *s, int col, long long v)
+{
+	unsigned short c = (unsigned short)col;
+	char field[sizeof(c) + 1 + sizeof(v)];
+
+	memcpy(field, &c, sizeof(c));
+	field[sizeof(c)] = Q_INT;
+	memcpy(field + sizeof(c) + 1, &v, sizeof(v));
+	sink_q_put(s, field, sizeof(field));
+}
+
+static inline void sink_q_text(struct vms_sink *s, int col, const char *text, size_t len)
+{
+	unsigned short c = (unsigned short)col;
+	unsigned int n = (unsigned int)len;
+	char head[sizeof(c) + 1 + sizeof(n)];
+
+	memcpy(head, &c, sizeof(c));
+	head[sizeof(c)] = Q_TEXT;
+	memcpy(head + sizeof(c) + 1, &n, sizeof(n));
+	sink_q_put(s, head, sizeof(head));
+	sink_q_put(s, text, len);
+}
 /* The row is complete (async mode): hand the batch over when it is full. Return: 0 or -1. */
 int sink_q_row_done(struct vms_sink *s);
 /* Wait until every queued row is written: the connection is then free. Return: 0 or -1. */
 int sink_flush(struct vms_sink *s);
 
 /* sink-reader.c: the calls of a sink in reader mode (s->reader set), serialized for the parent */
-void sink_reader_put(struct vms_sink *s, const void *p, size_t n);
 void sink_reader_begin(struct vms_sink *s, struct vms_table *t, const char *system,
 		       const char *event, uint64_t ts, int cpu, int pid);
 /* The row's Q_END is written: publish it. Return: 0 or -1. */

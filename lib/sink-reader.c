@@ -51,29 +51,11 @@
 
 #include "sink-local.h"
 
-#define READER_BUF (4u << 20)	/* a record may use what BATCH_BYTES leaves of it */
-
 enum { R_ROW = 1, R_TASK, R_LOST, R_ERROR, R_MSG, R_FAIL, R_TABLE };
-
-struct shared {
-	size_t done[2];			/* bytes of complete records in each buffer */
-	char buf[2][READER_BUF];
-};
 
 struct handover {
 	unsigned int k;			/* buffer */
 	unsigned int len;		/* bytes of records in it */
-};
-
-/* The reader's side; s->reader points to it in the reader process only. */
-struct sink_reader {
-	struct shared *sh;
-	int k;				/* buffer being filled */
-	size_t len;			/* bytes written into it */
-	size_t start;			/* where the record being written starts */
-	int busy[2];			/* handed over and not acked yet */
-	int fd;				/* the reader's end of the socket pair */
-	int overflow;			/* the record being written does not fit */
 };
 
 void sink_reader_put(struct vms_sink *s, const void *p, size_t n)
@@ -539,7 +521,7 @@ int vms_sink_run_reader(struct vms_sink *s, int (*decode)(struct vms_sink *s, vo
 {
 	struct replay rp = { .s = s, .on_message = on_message, .arg = arg };
 	int sv[2] = { -1, -1 }, status = 0, k = 0, acks = 1, rc = 0;
-	struct shared *sh;
+	struct sink_shared *sh;
 	struct handover h;
 	ssize_t n;
 	pid_t pid;

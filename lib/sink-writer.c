@@ -42,39 +42,6 @@ void sink_writer_release(struct vms_sink *s)
 	pthread_mutex_destroy(&s->mu);
 }
 
-void sink_q_put(struct vms_sink *s, const void *p, size_t n)
-{
-	if (s->reader)
-		sink_reader_put(s, p, n);
-	else if (vms_buf_add(s->cur, p, n))
-		s->oom = 1;
-}
-
-/* One put per field: these run for every field of every event. */
-void sink_q_int(struct vms_sink *s, int col, long long v)
-{
-	unsigned short c = (unsigned short)col;
-	char field[sizeof(c) + 1 + sizeof(v)];
-
-	memcpy(field, &c, sizeof(c));
-	field[sizeof(c)] = Q_INT;
-	memcpy(field + sizeof(c) + 1, &v, sizeof(v));
-	sink_q_put(s, field, sizeof(field));
-}
-
-void sink_q_text(struct vms_sink *s, int col, const char *text, size_t len)
-{
-	unsigned short c = (unsigned short)col;
-	unsigned int n = (unsigned int)len;
-	char head[sizeof(c) + 1 + sizeof(n)];
-
-	memcpy(head, &c, sizeof(c));
-	head[sizeof(c)] = Q_TEXT;
-	memcpy(head + sizeof(c) + 1, &n, sizeof(n));
-	sink_q_put(s, head, sizeof(head));
-	sink_q_put(s, text, len);
-}
-
 /*
  * Bind the serialized row at @p to @st's parameters from @base + 1 on (@st
  * NULL: only step over it). Return: the end of the row.
