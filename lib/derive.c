@@ -458,10 +458,9 @@ static int count_from_bins(struct derive *d, const char *tbl, int has_event, lon
 		return vms_error("out of memory");
 	if (!rows[0])
 		return 0;
-	st = dv_prep(d, "SELECT b.event, b.bin, b.n, b.lo, b.hi FROM temp.vms_sink_bins b"
-		     " JOIN (SELECT event, min(lo) AS first FROM temp.vms_sink_bins WHERE tbl = ?1"
-		     " GROUP BY event) e ON e.event IS b.event WHERE b.tbl = ?1"
-		     " ORDER BY e.first, b.bin");
+	/* written in this order: events by their first row, bins in time order */
+	st = dv_prep(d, "SELECT event, bin, n, lo, hi FROM temp.vms_sink_bins WHERE tbl = ?1"
+		     " ORDER BY rowid");
 	if (!st)
 		return -1;
 	sqlite3_bind_text(st, 1, tbl, -1, SQLITE_STATIC);

@@ -42,6 +42,7 @@ struct sink_bins {
 	struct sink_bin *slot;		/* open addressing, by bin */
 	size_t size, used;
 	struct sink_bin *last;		/* the bin of the last row: runs of rows share one */
+	long long first_seq;		/* of its first row */
 };
 
 /* Bucket widths of the derive step (derive.c), in ns, and what divides all from each on. */
@@ -144,10 +145,11 @@ static void drop_all(struct vms_sink *s)
 		free(s->bins[i]->event);
 		free(s->bins[i]);
 	}
+	for (int i = 0; i < s->ntables; i++)
+		s->by_id[i]->bins = NULL;
 	free(s->bins);
 	s->bins = NULL;
 	s->nbins = s->abins = 0;
-	s->bins_last = NULL;
 }
 
 /* Counting failed (out of memory): no bins at all, the derive step reads the tables. */
@@ -159,17 +161,17 @@ static void give_up(struct vms_sink *s)
 
 static struct sink_bins *bins_of(struct vms_sink *s, struct vms_table *t, const char *event)
 {
-	struct sink_bins *x = s->bins_last;
+	struct sink_bins *x = t->bins;
 	int i;
 
 	if (t->event_col < 0)
 		event = NULL;
-	if (x && x->table == t && (!event || !strcmp(x->event, event)))
+	if (x && (!event || !strcmp(x->event, event)))
 		return x;
 	for (i = 0; i < s->nbins; i++) {
 		x = s->bins[i];
 		if (x->table == t && (!event || !strcmp(x->event, event)))
-			return s->bins_last = x;
+			return t->bins = x;
 	}
 	if (s->nbins == s->abins) {
 		int n = s->abins ? 2 * s->abins : 32;
@@ -187,7 +189,7 @@ static struct sink_bins *bins_of(struct vms_sink *s, struct vms_table *t, const 
 	}
 	x->table = t;
 	s->bins[s->nbins++] = x;
-	return s->bins_last = x;
+	return t->bins = x;
 }
 
 void sink_bins_add(struct vms_sink *s, struct vms_table *t, const char *event, uint64_t ts,
@@ -230,6 +232,8 @@ void sink_bins_add(struct vms_sink *s, struct vms_table *t, const char *event, u
 	}
 	add_to(k, 1, (long long)seq, (long long)seq);
 	x->last = k;
+	if (!x->first_seq)
+		x->first_seq = (long long)seq;
 }
 
 void sink_bins_spoil(struct vms_sink *s, struct vms_table *t)
@@ -238,6 +242,27 @@ void sink_bins_spoil(struct vms_sink *s, struct vms_table *t)
 	(void)s;
 }
 
+static int by_table_then_first_row(const void *a, const void *b)
+{
+	const struct sink_bins *x = *(struct sink_bins *const *)a, *y = *(struct sink_bins *const *)b;
+
+	if (x->table != y->table)
+		return x->table->id < y->table->id ? -1 : 1;
+	return x->first_seq < y->first_seq ? -1 : x->first_seq > y->first_seq;
+}
+
+static int by_bin(const void *a, const void *b)
+{
+	const struct sink_bin *x = a, *y = b;
+
+	return x->bin < y->bin ? -1 : x->bin > y->bin;
+}
+
+/*
+ * The rows of temp.vms_sink_bins are written in the order the derive step
+ * makes its buckets (per table: events by their first row, bins in time
+ * order), so that it reads them by rowid through the index on tbl: no sort.
+ */
 int sink_bins_write(struct vms_sink *s)
 {
 	sqlite3 *sql = vms_db_sql(s->db);
@@ -247,23 +272,32 @@ int sink_bins_write(struct vms_sink *s)
 	sqlite3_exec(sql, "DROP TABLE IF EXISTS temp.vms_sink_bins", NULL, NULL, NULL);
 	if (s->bins_off || !s->bin_res)
 		return 0;
+	if (s->nbins > 1)
+		qsort(s->bins, s->nbins, sizeof(*s->bins), by_table_then_first_row);
 	if (sqlite3_exec(sql, "CREATE TEMP TABLE vms_sink_bins (tbl TEXT NOT NULL, event TEXT,"
 			 " base INTEGER NOT NULL, res INTEGER NOT NULL, bin INTEGER NOT NULL,"
-			 " n INTEGER NOT NULL, lo INTEGER NOT NULL, hi INTEGER NOT NULL)",
+			 " n INTEGER NOT NULL, lo INTEGER NOT NULL, hi INTEGER NOT NULL);"
+			 " CREATE INDEX temp.vms_sink_bins_tbl ON vms_sink_bins (tbl)",
 			 NULL, NULL, NULL) ||
 	    sqlite3_prepare_v2(sql, "INSERT INTO temp.vms_sink_bins VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
 			       -1, &st, NULL))
 		goto out;
 	for (int i = 0; i < s->nbins; i++) {
 		struct sink_bins *x = s->bins[i];
+		size_t j, n;
 
 		if (x->table->bins_spoiled)
 			continue;
-		for (size_t j = 0; j < x->size; j++) {
+		/* the used slots to the front, in bin order (the hash is not used again) */
+		for (j = n = 0; j < x->size; j++)
+			if (x->slot[j].n)
+				x->slot[n++] = x->slot[j];
+		x->used = n;
+		x->last = NULL;
+		qsort(x->slot, n, sizeof(*x->slot), by_bin);
+		for (j = 0; j < n; j++) {
 			struct sink_bin *k = &x->slot[j];
 
-			if (!k->n)
-				continue;
 			sqlite3_reset(st);
 			sqlite3_bind_text(st, 1, x->table->name, -1, SQLITE_STATIC);
 			if (x->event)
@@ -286,6 +320,9 @@ out:
 	/* only a hint: without it the derive step reads the tables */
 	if (rc)
 		sqlite3_exec(sql, "DROP TABLE IF EXISTS temp.vms_sink_bins", NULL, NULL, NULL);
+	/* the bins are compacted now: no more rows may be counted */
+	drop_all(s);
+	s->bins_off = 1;
 	return 0;
 }
 

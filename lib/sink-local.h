@@ -72,6 +72,11 @@ struct vms_table {
 	int lenient;			/* made from a text line: a value that is not a number stays text */
 	uint64_t required;		/* bit c: column c (< 64) is in required_field */
 	int bins_spoiled;		/* a field wrote the event column: no bins (sink-bins.c) */
+	struct sink_bins *bins;		/* its bins of the last row (sink-bins.c) */
+	/* vms_sink_begin(): the counts entry of the table's last event, while counts_gen holds */
+	const char *count_event;
+	struct strmap_entry *count_entry;
+	size_t count_gen;
 	sqlite3_stmt *insert;
 	/* the writer's multi-row INSERT: the per-statement cost is paid once per ROWS_PER_INSERT */
 	sqlite3_stmt *insert_n;
@@ -111,6 +116,14 @@ struct vms_sink {
 	uint64_t first_ts, last_ts;
 	uint64_t events, errors, lost;
 	uint64_t lost_by_source[3];	/* ring-buffer, cpustats, other */
+	size_t counts_gen;		/* counts.used when the tables' count_entry were taken */
+	/* vms_sink_task(): recent tasks by pid (a task's entry: "PID COMM", its PID prefix) */
+	struct recent_task {
+		int pid;
+		size_t prefix;
+		struct strmap_entry *e;
+	} recent_tasks[64];
+	size_t tasks_gen;		/* tasks.used when recent_tasks were filled */
 	struct strmap_entry *last_task;	/* fast path: same task as the previous event */
 	int last_task_pid;
 	size_t last_task_prefix;	/* length of "PID " in last_task's key */
@@ -132,7 +145,7 @@ struct vms_sink {
 	/* sink-generate.c: the schema's own table names, to keep generated tables off them */
 	sqlite3 *schema_names;
 	/* sink-bins.c: rows per table, event and bin of bin_res ns from bin_base */
-	struct sink_bins **bins, *bins_last;
+	struct sink_bins **bins;
 	int nbins, abins, bins_off;
 	long long bin_base, bin_res;
 	/* reader-process mode (sink-reader.c): calls are serialized for the parent */

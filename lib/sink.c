@@ -66,10 +66,10 @@ void vms_sink_free(struct vms_sink *s)
 	if (!s)
 		return;
 	vms_sink_set_async(s, 0);
+	sink_bins_free(s);	/* before the tables it points to */
 	sink_schema_release(s);
 	strmap_release(&s->counts, NULL);
 	strmap_release(&s->tasks, free);
-	sink_bins_free(s);
 	sqlite3_finalize(s->lost_insert);
 	sqlite3_finalize(s->error_insert);
 	vms_buf_release(&s->json);
@@ -123,8 +123,20 @@ void vms_sink_begin(struct vms_sink *s, struct vms_table *t, const char *system,
 count:
 	/* counted when the row is stored, see vms_sink_end(); runs of one event
 	 * type are common, so the last lookup is kept */
-	if (!s->last_count || strcmp(event, s->last_count->key))
-		s->last_count = strmap_get(&s->counts, event, strlen(event));
+	if (!s->last_count || strcmp(event, s->last_count->key)) {
+		/* events alternate: each table keeps the entry of its last one */
+		if (t->count_entry && t->count_gen == s->counts_gen && !strcmp(event, t->count_event)) {
+			s->last_count = t->count_entry;
+		} else {
+			s->last_count = strmap_get(&s->counts, event, strlen(event));
+			/* a new event may have moved every entry */
+			if (s->counts.used != s->counts_gen)
+				s->counts_gen = s->counts.used;
+			t->count_entry = s->last_count;
+			t->count_event = s->last_count ? s->last_count->key : NULL;
+			t->count_gen = s->counts_gen;
+		}
+	}
 	s->row_count = s->last_count;
 	if (ts < s->first_ts)
 		s->first_ts = ts;
@@ -458,6 +470,20 @@ void vms_sink_task(struct vms_sink *s, int pid, const char *comm, size_t len, ui
 	/* fast path: the same task as the previous event ("PID COMM" key, no printf) */
 	if (!e || s->last_task_pid != pid || e->len != s->last_task_prefix + len ||
 	    memcmp(e->key + s->last_task_prefix, comm, len)) {
+		/* then a recent task of that pid (tasks on other CPUs interleave) */
+		struct recent_task *rt = &s->recent_tasks[(unsigned int)pid % 64];
+
+		if (rt->e && s->tasks_gen == s->tasks.used && rt->pid == pid &&
+		    rt->e->len == rt->prefix + len && !memcmp(rt->e->key + rt->prefix, comm, len)) {
+			s->last_task = rt->e;
+			s->last_task_pid = pid;
+			s->last_task_prefix = rt->prefix;
+			e = rt->e;
+			goto found;
+		}
+	}
+	if (!e || s->last_task_pid != pid || e->len != s->last_task_prefix + len ||
+	    memcmp(e->key + s->last_task_prefix, comm, len)) {
 		n = snprintf(key, sizeof(key), "%d %.*s", pid, (int)len, comm);
 		if (n >= (int)sizeof(key))
 			n = sizeof(key) - 1;
@@ -473,7 +499,15 @@ void vms_sink_task(struct vms_sink *s, int pid, const char *comm, size_t len, ui
 		s->last_task = e;
 		s->last_task_pid = pid;
 		s->last_task_prefix = strchr(e->key, ' ') + 1 - e->key;
+		/* a new task may have moved every entry: forget the recent ones */
+		if (s->tasks_gen != s->tasks.used) {
+			memset(s->recent_tasks, 0, sizeof(s->recent_tasks));
+			s->tasks_gen = s->tasks.used;
+		}
+		s->recent_tasks[(unsigned int)pid % 64] =
+			(struct recent_task){ pid, s->last_task_prefix, e };
 	}
+found:
 	t = e->value;
 	t->last_ts = ts;
 	t->events++;
