@@ -380,12 +380,13 @@ static int send_damage(void *p, const char *buffer, int cpu, long long offset, l
  * Walk the CPU data by the file's layout and compare each buffer's and
  * CPU's records with those libtracecmd delivered. Return: 0 or -1.
  */
-static int check_layout(struct tracecmd_input *handle, struct dat_reader *r)
+static int check_layout(struct tracecmd_input *handle, struct dat_reader *r,
+			struct dat_check_job *job)
 {
 	struct dat_check chk;
 	int rc;
 
-	rc = dat_check_file(r->file, tracecmd_get_tep(handle), &chk, send_damage, r);
+	rc = dat_check_finish(job, r->file, tracecmd_get_tep(handle), &chk, send_damage, r);
 	if (rc) {
 		dat_check_release(&chk);
 		return rc < 0 ? -1 : 0;
@@ -415,6 +416,7 @@ static int check_layout(struct tracecmd_input *handle, struct dat_reader *r)
 static int read_dat(struct vms_sink *sink, void *arg)
 {
 	struct dat_reader *r = &((struct dat_import *)arg)->reader;
+	struct dat_check_job *job = NULL;
 	struct tracecmd_input *handle;
 	const char *stats;
 	char what[4200];
@@ -452,12 +454,21 @@ static int read_dat(struct vms_sink *sink, void *arg)
 	snprintf(what, sizeof(what), "importing %s", r->opt->display_path);
 	r->progress = r->opt->user->quiet ? NULL : vms_progress_new(what);
 	r->hold_pages = frees_pages_slowly(handle);
+	/* the layout is checked on the other CPU while the records are decoded */
+	job = dat_check_start(r->file, tracecmd_get_tep(handle));
 	if (iterate_all_buffers(handle, r))
 		goto out;
 	vms_progress_done(r->progress);
-	if (!r->failed && !check_layout(handle, r))
-		rc = vms_sink_message(sink, M_DONE, &r->records, sizeof(r->records));
+	if (!r->failed) {
+		rc = check_layout(handle, r, job);
+		job = NULL;
+		if (!rc)
+			rc = vms_sink_message(sink, M_DONE, &r->records, sizeof(r->records));
+		else
+			rc = -1;
+	}
 out:
+	dat_check_abandon(job);
 	free(r->delivered);
 	record_decoder_free(r->decoder);
 	tracecmd_close(handle);
