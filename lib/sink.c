@@ -146,7 +146,7 @@ count:
 
 void vms_sink_set_int(struct vms_sink *s, int col, long long value)
 {
-	if (col == s->row->event_col)
+	if (s->row && col == s->row->event_col)
 		sink_bins_spoil(s, s->row);
 	if (s->async || s->reader)
 		sink_q_int(s, col, value);
@@ -156,7 +156,7 @@ void vms_sink_set_int(struct vms_sink *s, int col, long long value)
 
 void vms_sink_set_text(struct vms_sink *s, int col, const char *text, size_t len)
 {
-	if (col == s->row->event_col)
+	if (s->row && col == s->row->event_col)
 		sink_bins_spoil(s, s->row);
 	if (s->async || s->reader)
 		sink_q_text(s, col, text, len);

@@ -14,7 +14,8 @@
  * damaged place in the same order as dat_check_file() would have, and
  * returns what it returned. A child that could not be started, or that ended
  * without writing everything, changes nothing: the check then runs here, as
- * before. The child writes only to its pipe and ends with _exit().
+ * before. The child keeps only its pipe open, writes only to it and ends
+ * with _exit().
  */
 #include <errno.h>
 #include <signal.h>
@@ -131,8 +132,15 @@ struct dat_check_job *dat_check_start(const char *path, struct tep_handle *tep)
 	fflush(NULL);
 	job->pid = fork();
 	if (job->pid == 0) {
+		/*
+		 * Only the pipe stays open (on fd 3): the reader's socket held
+		 * here would hide the reader's end from the importing process.
+		 */
 		close(fds[0]);
-		run_child(fds[1], path, tep);
+		if (fds[1] != 3 && (dup2(fds[1], 3) < 0 || close(fds[1])))
+			_exit(1);
+		close_range(4, ~0U, 0);
+		run_child(3, path, tep);
 	}
 	close(fds[1]);
 	if (job->pid < 0) {
