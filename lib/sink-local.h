@@ -81,6 +81,8 @@ struct vms_table {
 	/* the writer's multi-row INSERT: the per-statement cost is paid once per ROWS_PER_INSERT */
 	sqlite3_stmt *insert_n;
 	const char *pending[ROWS_PER_INSERT];	/* serialized rows not written yet */
+	/* bit c: column c (< 64) of the row in that place of insert_n is bound (not NULL) */
+	uint64_t bound_n[ROWS_PER_INSERT];
 	int npending;
 };
 

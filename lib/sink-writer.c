@@ -46,7 +46,7 @@ void sink_writer_release(struct vms_sink *s)
  * Bind the serialized row at @p to @st's parameters from @base + 1 on (@st
  * NULL: only step over it). Return: the end of the row.
  */
-static const char *bind_row(sqlite3_stmt *st, int base, const char *p)
+static const char *bind_row(sqlite3_stmt *st, int base, const char *p, uint64_t *bound)
 {
 	for (;;) {
 		unsigned short col;
@@ -56,6 +56,8 @@ static const char *bind_row(sqlite3_stmt *st, int base, const char *p)
 		p += sizeof(col);
 		if (col == Q_END)
 			return p;
+		if (bound && col < 64)
+			*bound |= 1ULL << col;
 		type = (unsigned char)*p++;
 		if (type == Q_INT) {
 			long long v;
@@ -93,16 +95,30 @@ static int write_pending(struct vms_sink *s, struct vms_table *t, int all, char 
 
 	if (t->npending == ROWS_PER_INSERT && !all) {
 		sqlite3_reset(t->insert_n);
-		sqlite3_clear_bindings(t->insert_n);
-		for (i = 0; i < ROWS_PER_INSERT; i++)
-			bind_row(t->insert_n, i * t->ncols, t->pending[i]);
+		if (t->ncols > 64)
+			sqlite3_clear_bindings(t->insert_n);
+		for (i = 0; i < ROWS_PER_INSERT; i++) {
+			uint64_t bound = 0, stale;
+
+			bind_row(t->insert_n, i * t->ncols, t->pending[i], &bound);
+			if (t->ncols > 64)
+				continue;
+			/*
+			 * Only this statement binds insert_n: what the row in
+			 * this place bound last time and this row does not is
+			 * set NULL, instead of clearing every parameter
+			 */
+			for (stale = t->bound_n[i] & ~bound; stale; stale &= stale - 1)
+				sqlite3_bind_null(t->insert_n, i * t->ncols + __builtin_ctzll(stale) + 1);
+			t->bound_n[i] = bound;
+		}
 		t->npending = 0;
 		return step_insert(s, t->insert_n, err, errlen);
 	}
 	for (i = 0; i < t->npending; i++) {
 		sqlite3_reset(t->insert);
 		sqlite3_clear_bindings(t->insert);
-		bind_row(t->insert, 0, t->pending[i]);
+		bind_row(t->insert, 0, t->pending[i], NULL);
 		if (step_insert(s, t->insert, err, errlen))
 			return -1;
 	}
@@ -130,7 +146,7 @@ static int write_batch(struct vms_sink *s, const struct vms_buf *b, char *err, s
 		p += sizeof(id);
 		t = s->by_id[id];
 		t->pending[t->npending++] = p;
-		p = bind_row(NULL, 0, p);
+		p = bind_row(NULL, 0, p, NULL);
 		if (t->npending == ROWS_PER_INSERT)
 			rc = write_pending(s, t, 0, err, errlen);
 	}
