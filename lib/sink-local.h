@@ -118,14 +118,14 @@ struct vms_sink {
 	uint64_t first_ts, last_ts;
 	uint64_t events, errors, lost;
 	uint64_t lost_by_source[3];	/* ring-buffer, cpustats, other */
-	size_t counts_gen;		/* counts.used when the tables' count_entry were taken */
+	size_t counts_gen;		/* counts.size (it grows, entries move) when count_entry were taken */
 	/* vms_sink_task(): recent tasks by pid (a task's entry: "PID COMM", its PID prefix) */
 	struct recent_task {
 		int pid;
 		size_t prefix;
 		struct strmap_entry *e;
 	} recent_tasks[64];
-	size_t tasks_gen;		/* tasks.used when recent_tasks were filled */
+	size_t tasks_gen;		/* tasks.size when recent_tasks were filled */
 	struct strmap_entry *last_task;	/* fast path: same task as the previous event */
 	int last_task_pid;
 	size_t last_task_prefix;	/* length of "PID " in last_task's key */
@@ -233,6 +233,8 @@ static inline void sink_q_put(struct vms_sink *s, const void *p, size_t n)
 	struct sink_reader *r = s->reader;
 	struct vms_buf *b = s->cur;
 
+	if (!n)
+		return;		/* (p may be NULL then) */
 	if (r) {
 		if (!r->overflow && n <= READER_BUF - r->len) {
 			memcpy(r->sh->buf[r->k] + r->len, p, n);

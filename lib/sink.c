@@ -129,9 +129,8 @@ count:
 			s->last_count = t->count_entry;
 		} else {
 			s->last_count = strmap_get(&s->counts, event, strlen(event));
-			/* a new event may have moved every entry */
-			if (s->counts.used != s->counts_gen)
-				s->counts_gen = s->counts.used;
+			/* the map grew (which moves every entry), or it did not */
+			s->counts_gen = s->counts.size;
 			t->count_entry = s->last_count;
 			t->count_event = s->last_count ? s->last_count->key : NULL;
 			t->count_gen = s->counts_gen;
@@ -473,7 +472,7 @@ void vms_sink_task(struct vms_sink *s, int pid, const char *comm, size_t len, ui
 		/* then a recent task of that pid (tasks on other CPUs interleave) */
 		struct recent_task *rt = &s->recent_tasks[(unsigned int)pid % 64];
 
-		if (rt->e && s->tasks_gen == s->tasks.used && rt->pid == pid &&
+		if (rt->e && s->tasks_gen == s->tasks.size && rt->pid == pid &&
 		    rt->e->len == rt->prefix + len && !memcmp(rt->e->key + rt->prefix, comm, len)) {
 			s->last_task = rt->e;
 			s->last_task_pid = pid;
@@ -499,10 +498,10 @@ void vms_sink_task(struct vms_sink *s, int pid, const char *comm, size_t len, ui
 		s->last_task = e;
 		s->last_task_pid = pid;
 		s->last_task_prefix = strchr(e->key, ' ') + 1 - e->key;
-		/* a new task may have moved every entry: forget the recent ones */
-		if (s->tasks_gen != s->tasks.used) {
+		/* the map grew, which moves every entry: forget the recent ones */
+		if (s->tasks_gen != s->tasks.size) {
 			memset(s->recent_tasks, 0, sizeof(s->recent_tasks));
-			s->tasks_gen = s->tasks.used;
+			s->tasks_gen = s->tasks.size;
 		}
 		s->recent_tasks[(unsigned int)pid % 64] =
 			(struct recent_task){ pid, s->last_task_prefix, e };
