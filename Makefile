@@ -123,6 +123,7 @@ LIB_OBJS += lib/sink-reader.o
 LIB_OBJS += lib/sink-schema.o
 LIB_OBJS += lib/sink-generate.o
 LIB_OBJS += lib/sink-writer.o
+LIB_OBJS += lib/sink-bins.o
 LIB_OBJS += lib/strmap.o
 LIB_OBJS += lib/upgrade.o
 LIB_OBJS += lib/util.o
@@ -200,6 +201,7 @@ else ifeq ($(filter clean deps,$(MAKECMDGOALS)),)
 $(info vmscope: building without the BPF exact inputs (BPF=0, or clang, bpftool, libbpf-dev or /sys/kernel/btf/vmlinux missing; 'make deps' installs them): record will sample the decision inputs)
 endif
 LIB_OBJS += record/dat-check.o
+LIB_OBJS += record/dat-check-bg.o
 LIB_OBJS += replay/summary.o
 LIB_OBJS += replay/decision-load.o
 LIB_OBJS += replay/decision-json.o

@@ -21,6 +21,10 @@
 #   VMSCOPE_BENCH_LIMIT_MB=16  memcg limit while recording
 #   VMSCOPE_BENCH_PASSES=5     times each reader reads its file
 #   VMSCOPE_BENCH_BIN=PATH     time this vmscope binary instead of ./vmscope
+#   VMSCOPE_BENCH_BEFORE=PATH  also time this vmscope binary (e.g. a build of
+#                              main) in the same rounds, the three in turn, and
+#                              print its ratio too: before and after measured
+#                              on the same load
 #   VMSCOPE_BENCH_OUT=FILE     cache the made .dat here (bench/report-bench.sh
 #                              uses it for its larger trace)
 #   VMSCOPE_BENCH_MIN_EVENTS=N the fewest events the trace may have (1000000)
@@ -115,7 +119,7 @@ cleanup() {
 	[ -n "$GEN_DIR" ] && rm -rf "$GEN_DIR"
 	[ -n "$GEN_DAT" ] && rm -f "$GEN_DAT" "$GEN_DAT".cpu*
 	[ -n "$SCRATCH" ] && rm -rf "$SCRATCH"
-	[ -n "$DB" ] && rm -f "$DB" "$DB-journal" "$DB-wal"
+	[ -n "$DB" ] && rm -f "$DB" "$DB-journal" "$DB-wal" "$DB.before" "$DB.before-journal"
 	[ -n "$MOUNTED_TRACEFS" ] && umount "$TRACING" 2>/dev/null
 	GEN_DIR="" GEN_DAT="" SCRATCH="" MOUNTED_TRACEFS=""
 }
@@ -395,6 +399,19 @@ timed() {
 	return $rc
 }
 
+BEFORE=${VMSCOPE_BENCH_BEFORE:-}
+[ -z "$BEFORE" ] || [ -x "$BEFORE" ] || die "VMSCOPE_BENCH_BEFORE: $BEFORE is not an executable"
+[ -n "$BEFORE" ] && echo "  before:   $BEFORE import ... (timed in the same rounds)"
+
+# The import of $BEFORE: its times in BW, BCPU.
+run_before() {
+	rm -f "$DB.before" "$DB.before-journal"
+	timed "$BEFORE" import "$INPUT" -o "$DB.before" -f -q 2> "$SCRATCH/before.err" ||
+		{ cat "$SCRATCH/before.err" >&2; die "$BEFORE import failed"; }
+	BW=$WALL BCPU="?"
+	[ "$CPU_USER" != "?" ] && BCPU=$(awk -v u="$CPU_USER" -v s="$CPU_SYS" 'BEGIN { print u + s }')
+}
+
 run_import() {
 	rm -f "$DB" "$DB-journal" "$DB-wal"
 	timed "$VMSCOPE" import "$INPUT" -o "$DB" -f -q 2> "$SCRATCH/import.err"
@@ -413,11 +430,18 @@ run_report() {
 	RW=$WALL RU=$CPU_USER RS=$CPU_SYS
 }
 
-IMPORT_WALL="" IMPORT_CPU="" IMPORT_USER="" IMPORT_SYS="" IMPORT_RSS="" REPORT_WALL="" REPORT_CPU="" REPORT_USER="" REPORT_SYS=""
+BEFORE_WALL="" BEFORE_CPU="" IMPORT_WALL="" IMPORT_CPU="" IMPORT_USER="" IMPORT_SYS="" IMPORT_RSS="" REPORT_WALL="" REPORT_CPU="" REPORT_USER="" REPORT_SYS=""
 round=0
 while [ $round -le "$RUNS" ]; do
 	# alternate the order so that neither always runs on a cache the other warmed
-	if [ $((round % 2)) = 0 ]; then
+	if [ -n "$BEFORE" ]; then
+		# the three in turn: each goes first, second and third as often
+		case $((round % 3)) in
+		0) run_import; run_before; run_report ;;
+		1) run_before; run_report; run_import ;;
+		*) run_report; run_import; run_before ;;
+		esac
+	elif [ $((round % 2)) = 0 ]; then
 		run_import
 		run_report
 	else
@@ -438,6 +462,7 @@ while [ $round -le "$RUNS" ]; do
 	else
 		label="run $round "
 		IMPORT_WALL="$IMPORT_WALL $IW" REPORT_WALL="$REPORT_WALL $RW"
+		[ -n "$BEFORE" ] && BEFORE_WALL="$BEFORE_WALL $BW" BEFORE_CPU="$BEFORE_CPU $BCPU"
 		[ "$IRSS" != "?" ] && IMPORT_RSS="$IMPORT_RSS $IRSS"
 		if [ "$IU" != "?" ]; then
 			IMPORT_USER="$IMPORT_USER $IU" IMPORT_SYS="$IMPORT_SYS $IS"
@@ -450,6 +475,7 @@ while [ $round -le "$RUNS" ]; do
 	fi
 	printf '%-8s  import %7.3f s wall (cpu %s user + %s sys)   report %7.3f s wall (cpu %s user + %s sys)\n' \
 		"$label" "$IW" "$IU" "$IS" "$RW" "$RU" "$RS"
+	[ -n "$BEFORE" ] && printf '%-8s  before %7.3f s wall (cpu %s)\n' "" "$BW" "$BCPU"
 	round=$((round + 1))
 done
 
@@ -484,6 +510,14 @@ echo "database: $DB_BYTES bytes, $(awk -v d="$DB_BYTES" -v t="$DAT_BYTES" 'BEGIN
 # shellcheck disable=SC2086
 [ -n "$IMPORT_RSS" ] && echo "import peak RSS: median $(median $IMPORT_RSS) KB"
 echo "load:   $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) after"
+if [ -n "$BEFORE" ]; then
+	# shellcheck disable=SC2086
+	MB=$(median $BEFORE_WALL)
+	# shellcheck disable=SC2086
+	case $BEFORE_CPU in *'?'*) MBC="?" ;; *) MBC=$(median $BEFORE_CPU) ;; esac
+	echo "before: median $MB s wall, $MBC s cpu ($BEFORE)"
+	echo "before/report median time ratio: $(awk -v i="$MB" -v r="$MR" 'BEGIN { printf "%.2f", i / r }')$( [ "$MBC" != "?" ] && [ "$MRC" != "?" ] && awk -v i="$MBC" -v r="$MRC" 'BEGIN { printf ", cpu ratio %.2f", i / r }')"
+fi
 if [ "$INPUT" = "$DAT" ]; then
 	echo "target import/report <= $TARGET: $MET"
 	echo "import/report median time ratio: $RATIO (import $MI s, report $MR s, $EVENTS events)"

@@ -383,9 +383,126 @@ static int count_table(struct derive *d, const char *tbl, int has_event)
 	return rc == SQLITE_DONE ? 0 : dv_sql_fail(d, tbl);
 }
 
+/*
+ * The sink's bins of the import that just stored the run (lib/sink-bins.c):
+ * their base and resolution (0: none, or of no use for these buckets).
+ */
+static void bins_open(struct derive *d, long long *base, long long *res)
+{
+	sqlite3_stmt *st;
+
+	*base = *res = 0;
+	/* no temporary table: the run was not just imported on this connection */
+	if (sqlite3_prepare_v2(d->sql, "SELECT base, res FROM temp.vms_sink_bins LIMIT 1", -1, &st,
+			       NULL) != SQLITE_OK)
+		return;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		long long b = sqlite3_column_int64(st, 0), r = sqlite3_column_int64(st, 1);
+
+		/* each bin must fall into one bucket */
+		if (r > 0 && b >= d->origin && (b - d->origin) % r == 0 && d->bucket_ns % r == 0)
+			*base = b, *res = r;
+	}
+	sqlite3_finalize(st);
+}
+
+/* Run @sql with @tbl bound to ?1 (if given); its first row's @n columns in @v. Return: 0 or -1. */
+static int query_row(struct derive *d, const char *sql, const char *tbl, long long *v, int n)
+{
+	sqlite3_stmt *st = dv_prep(d, sql);
+	int rc;
+
+	if (!st)
+		return -1;
+	if (tbl)
+		sqlite3_bind_text(st, 1, tbl, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	for (int i = 0; i < n; i++)
+		v[i] = rc == SQLITE_ROW ? dv_col(st, i) : NUL;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : dv_sql_fail(d, "bins");
+}
+
+/*
+ * Count @tbl from the sink's bins instead of its rows, when they agree with
+ * the table: as many rows, the same smallest and largest seq, an event per
+ * bin exactly when the table has an event column. The accumulators are made
+ * in the order count_table() makes them (events by their first row).
+ * Return: 0 counted, 1 not (count_table() then), -1 error.
+ */
+static int count_from_bins(struct derive *d, const char *tbl, int has_event, long long base,
+			   long long res)
+{
+	long long rows[3], bins[5];
+	struct agg *a = NULL;
+	sqlite3_stmt *st;
+	char *q;
+	int rc;
+
+	q = sqlite3_mprintf("SELECT (SELECT count(*) FROM \"%w\"), (SELECT min(seq) FROM \"%w\"),"
+			    " (SELECT max(seq) FROM \"%w\")", tbl, tbl, tbl);
+	if (!q)
+		return vms_error("out of memory");
+	rc = query_row(d, q, NULL, rows, 3);
+	sqlite3_free(q);
+	if (rc || query_row(d, "SELECT CAST(total(n) AS INTEGER), min(lo), max(hi),"
+			    " CAST(total(event IS NULL) AS INTEGER), CAST(total(event IS NOT NULL) AS INTEGER)"
+			    " FROM temp.vms_sink_bins WHERE tbl = ?1", tbl, bins, 5))
+		return -1;
+	if (bins[0] != rows[0] || (rows[0] && (bins[1] != rows[1] || bins[2] != rows[2])))
+		return 1;
+	/* the bins of a table with an event column name the event; the others do not */
+	if (has_event ? bins[3] != 0 : bins[4] != 0)
+		return 1;
+	if (!has_event && !(a = dv_agg_get(d, tbl, tbl)))
+		return vms_error("out of memory");
+	if (!rows[0])
+		return 0;
+	/* written in this order: events by their first row, bins in time order */
+	st = dv_prep(d, "SELECT event, bin, n, lo, hi FROM temp.vms_sink_bins WHERE tbl = ?1"
+		     " ORDER BY rowid");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, tbl, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		long long bin = sqlite3_column_int64(st, 1);
+		long long b = (bin * res + (base - d->origin)) / d->bucket_ns;
+		long long lo = sqlite3_column_int64(st, 3), hi = sqlite3_column_int64(st, 4);
+		struct agg_bucket *k;
+
+		if (has_event) {
+			const char *ev = (const char *)sqlite3_column_text(st, 0);
+
+			if (!a || strcmp(a->event, ev ? ev : "")) {
+				if (!(a = dv_agg_get(d, tbl, ev ? ev : ""))) {
+					sqlite3_finalize(st);
+					return vms_error("out of memory");
+				}
+			}
+		}
+		if (bin * res + base < d->origin || b >= d->nbuckets) {
+			sqlite3_finalize(st);
+			return vms_error("%s: derive: %s at ts %lld lies outside the run's span",
+					 vms_db_path(d->db), a->tbl, base + bin * res);
+		}
+		if (!(k = agg_slot(a, b))) {
+			sqlite3_finalize(st);
+			return vms_error("out of memory");
+		}
+		k->n += sqlite3_column_int64(st, 2);
+		if (lo < k->lo)
+			k->lo = lo;
+		if (hi > k->hi)
+			k->hi = hi;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : dv_sql_fail(d, "bins");
+}
+
 /* Every event table the pairing passes have not counted yet. */
 static int count_tables(struct derive *d)
 {
+	long long base, res;
 	sqlite3_stmt *st = dv_prep(d, "SELECT DISTINCT tbl, (SELECT COUNT(*) FROM pragma_table_info(tbl)"
 				" WHERE name = 'event') FROM event_table UNION SELECT 'event_generic', 1"
 				" ORDER BY 1");
@@ -393,12 +510,22 @@ static int count_tables(struct derive *d)
 
 	if (!st)
 		return -1;
+	bins_open(d, &base, &res);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *tbl = (const char *)sqlite3_column_text(st, 0);
 		int i, done = 0;
 
 		for (i = 0; i < d->nagg; i++)
 			done |= !strcmp(d->buckets[i].tbl, tbl);
+		if (!done && res) {
+			int r = count_from_bins(d, tbl, sqlite3_column_int(st, 1), base, res);
+
+			if (r < 0) {
+				sqlite3_finalize(st);
+				return -1;
+			}
+			done = !r;
+		}
 		if (!done && count_table(d, tbl, sqlite3_column_int(st, 1))) {
 			sqlite3_finalize(st);
 			return -1;

@@ -51,29 +51,11 @@
 
 #include "sink-local.h"
 
-#define READER_BUF (4u << 20)	/* a record may use what BATCH_BYTES leaves of it */
-
 enum { R_ROW = 1, R_TASK, R_LOST, R_ERROR, R_MSG, R_FAIL, R_TABLE };
-
-struct shared {
-	size_t done[2];			/* bytes of complete records in each buffer */
-	char buf[2][READER_BUF];
-};
 
 struct handover {
 	unsigned int k;			/* buffer */
 	unsigned int len;		/* bytes of records in it */
-};
-
-/* The reader's side; s->reader points to it in the reader process only. */
-struct sink_reader {
-	struct shared *sh;
-	int k;				/* buffer being filled */
-	size_t len;			/* bytes written into it */
-	size_t start;			/* where the record being written starts */
-	int busy[2];			/* handed over and not acked yet */
-	int fd;				/* the reader's end of the socket pair */
-	int overflow;			/* the record being written does not fit */
 };
 
 void sink_reader_put(struct vms_sink *s, const void *p, size_t n)
@@ -91,14 +73,14 @@ void sink_reader_put(struct vms_sink *s, const void *p, size_t n)
 	r->len += n;
 }
 
-static void put_u8(struct vms_sink *s, unsigned char v)
+static inline void put_u8(struct vms_sink *s, unsigned char v)
 {
-	sink_reader_put(s, &v, 1);
+	sink_q_put(s, &v, 1);
 }
 
-static void put_u16(struct vms_sink *s, unsigned short v)
+static inline void put_u16(struct vms_sink *s, unsigned short v)
 {
-	sink_reader_put(s, &v, sizeof(v));
+	sink_q_put(s, &v, sizeof(v));
 }
 
 static void put_str(struct vms_sink *s, const char *str)
@@ -107,13 +89,13 @@ static void put_str(struct vms_sink *s, const char *str)
 
 	if (n > 0xffff) {
 		put_u16(s, 0xfffe);
-		sink_reader_put(s, str, 0xfffd);
+		sink_q_put(s, str, 0xfffd);
 		put_u8(s, 0);
 		return;
 	}
 	put_u16(s, (unsigned short)n);
 	if (str)
-		sink_reader_put(s, str, n);
+		sink_q_put(s, str, n);
 }
 
 static void record_start(struct vms_sink *s, unsigned char op)
@@ -169,9 +151,9 @@ void sink_reader_begin(struct vms_sink *s, struct vms_table *t, const char *syst
 
 	record_start(s, R_ROW);
 	put_u16(s, id);
-	sink_reader_put(s, &ts, sizeof(ts));
-	sink_reader_put(s, &cpu, sizeof(cpu));
-	sink_reader_put(s, &pid, sizeof(pid));
+	sink_q_put(s, &ts, sizeof(ts));
+	sink_q_put(s, &cpu, sizeof(cpu));
+	sink_q_put(s, &pid, sizeof(pid));
 	put_str(s, event);
 	put_str(s, system);
 }
@@ -192,10 +174,10 @@ void sink_reader_task(struct vms_sink *s, int pid, const char *comm, size_t len,
 	unsigned short n = len > 255 ? 255 : (unsigned short)len;
 
 	record_start(s, R_TASK);
-	sink_reader_put(s, &pid, sizeof(pid));
-	sink_reader_put(s, &ts, sizeof(ts));
+	sink_q_put(s, &pid, sizeof(pid));
+	sink_q_put(s, &ts, sizeof(ts));
 	put_u16(s, n);
-	sink_reader_put(s, comm, n);
+	sink_q_put(s, comm, n);
 	/* a task's counts are not worth failing the import for */
 	record_done(s);
 }
@@ -203,9 +185,9 @@ void sink_reader_task(struct vms_sink *s, int pid, const char *comm, size_t len,
 int sink_reader_lost(struct vms_sink *s, int cpu, uint64_t ts, long long count, const char *source)
 {
 	record_start(s, R_LOST);
-	sink_reader_put(s, &cpu, sizeof(cpu));
-	sink_reader_put(s, &ts, sizeof(ts));
-	sink_reader_put(s, &count, sizeof(count));
+	sink_q_put(s, &cpu, sizeof(cpu));
+	sink_q_put(s, &ts, sizeof(ts));
+	sink_q_put(s, &count, sizeof(count));
 	put_str(s, source);
 	return record_done(s);
 }
@@ -216,12 +198,12 @@ int sink_reader_error(struct vms_sink *s, long long line, long long offset, cons
 	unsigned int n = text ? (unsigned int)(len > 512 ? 512 : len) : 0xffffffff;
 
 	record_start(s, R_ERROR);
-	sink_reader_put(s, &line, sizeof(line));
-	sink_reader_put(s, &offset, sizeof(offset));
+	sink_q_put(s, &line, sizeof(line));
+	sink_q_put(s, &offset, sizeof(offset));
 	put_str(s, reason);
-	sink_reader_put(s, &n, sizeof(n));
+	sink_q_put(s, &n, sizeof(n));
 	if (text)
-		sink_reader_put(s, text, n);
+		sink_q_put(s, text, n);
 	return record_done(s);
 }
 
@@ -232,9 +214,9 @@ int vms_sink_message(struct vms_sink *s, int type, const void *data, size_t len)
 	if (!s->reader)
 		return vms_error("vms_sink_message() outside a reader");
 	record_start(s, R_MSG);
-	sink_reader_put(s, &type, sizeof(type));
-	sink_reader_put(s, &n, sizeof(n));
-	sink_reader_put(s, data, len);
+	sink_q_put(s, &type, sizeof(type));
+	sink_q_put(s, &n, sizeof(n));
+	sink_q_put(s, data, len);
 	return record_done(s);
 }
 
@@ -333,6 +315,8 @@ static int replay_row(struct replay *rp)
 			break;
 		if (col < COMMON_COLUMNS || col >= t->ncols || !(at = take(rp, 1)))
 			return rp->bad = 1, -1;
+		if (col == t->event_col)
+			sink_bins_spoil(s, t);
 		if (*at == Q_INT) {
 			if (!take(rp, sizeof(long long)))
 				return -1;
@@ -537,7 +521,7 @@ int vms_sink_run_reader(struct vms_sink *s, int (*decode)(struct vms_sink *s, vo
 {
 	struct replay rp = { .s = s, .on_message = on_message, .arg = arg };
 	int sv[2] = { -1, -1 }, status = 0, k = 0, acks = 1, rc = 0;
-	struct shared *sh;
+	struct sink_shared *sh;
 	struct handover h;
 	ssize_t n;
 	pid_t pid;

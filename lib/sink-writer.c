@@ -42,44 +42,11 @@ void sink_writer_release(struct vms_sink *s)
 	pthread_mutex_destroy(&s->mu);
 }
 
-void sink_q_put(struct vms_sink *s, const void *p, size_t n)
-{
-	if (s->reader)
-		sink_reader_put(s, p, n);
-	else if (vms_buf_add(s->cur, p, n))
-		s->oom = 1;
-}
-
-/* One put per field: these run for every field of every event. */
-void sink_q_int(struct vms_sink *s, int col, long long v)
-{
-	unsigned short c = (unsigned short)col;
-	char field[sizeof(c) + 1 + sizeof(v)];
-
-	memcpy(field, &c, sizeof(c));
-	field[sizeof(c)] = Q_INT;
-	memcpy(field + sizeof(c) + 1, &v, sizeof(v));
-	sink_q_put(s, field, sizeof(field));
-}
-
-void sink_q_text(struct vms_sink *s, int col, const char *text, size_t len)
-{
-	unsigned short c = (unsigned short)col;
-	unsigned int n = (unsigned int)len;
-	char head[sizeof(c) + 1 + sizeof(n)];
-
-	memcpy(head, &c, sizeof(c));
-	head[sizeof(c)] = Q_TEXT;
-	memcpy(head + sizeof(c) + 1, &n, sizeof(n));
-	sink_q_put(s, head, sizeof(head));
-	sink_q_put(s, text, len);
-}
-
 /*
  * Bind the serialized row at @p to @st's parameters from @base + 1 on (@st
  * NULL: only step over it). Return: the end of the row.
  */
-static const char *bind_row(sqlite3_stmt *st, int base, const char *p)
+static const char *bind_row(sqlite3_stmt *st, int base, const char *p, uint64_t *bound)
 {
 	for (;;) {
 		unsigned short col;
@@ -89,6 +56,8 @@ static const char *bind_row(sqlite3_stmt *st, int base, const char *p)
 		p += sizeof(col);
 		if (col == Q_END)
 			return p;
+		if (bound && col < 64)
+			*bound |= 1ULL << col;
 		type = (unsigned char)*p++;
 		if (type == Q_INT) {
 			long long v;
@@ -126,16 +95,30 @@ static int write_pending(struct vms_sink *s, struct vms_table *t, int all, char 
 
 	if (t->npending == ROWS_PER_INSERT && !all) {
 		sqlite3_reset(t->insert_n);
-		sqlite3_clear_bindings(t->insert_n);
-		for (i = 0; i < ROWS_PER_INSERT; i++)
-			bind_row(t->insert_n, i * t->ncols, t->pending[i]);
+		if (t->ncols > 64)
+			sqlite3_clear_bindings(t->insert_n);
+		for (i = 0; i < ROWS_PER_INSERT; i++) {
+			uint64_t bound = 0, stale;
+
+			bind_row(t->insert_n, i * t->ncols, t->pending[i], &bound);
+			if (t->ncols > 64)
+				continue;
+			/*
+			 * Only this statement binds insert_n: what the row in
+			 * this place bound last time and this row does not is
+			 * set NULL, instead of clearing every parameter
+			 */
+			for (stale = t->bound_n[i] & ~bound; stale; stale &= stale - 1)
+				sqlite3_bind_null(t->insert_n, i * t->ncols + __builtin_ctzll(stale) + 1);
+			t->bound_n[i] = bound;
+		}
 		t->npending = 0;
 		return step_insert(s, t->insert_n, err, errlen);
 	}
 	for (i = 0; i < t->npending; i++) {
 		sqlite3_reset(t->insert);
 		sqlite3_clear_bindings(t->insert);
-		bind_row(t->insert, 0, t->pending[i]);
+		bind_row(t->insert, 0, t->pending[i], NULL);
 		if (step_insert(s, t->insert, err, errlen))
 			return -1;
 	}
@@ -163,7 +146,7 @@ static int write_batch(struct vms_sink *s, const struct vms_buf *b, char *err, s
 		p += sizeof(id);
 		t = s->by_id[id];
 		t->pending[t->npending++] = p;
-		p = bind_row(NULL, 0, p);
+		p = bind_row(NULL, 0, p, NULL);
 		if (t->npending == ROWS_PER_INSERT)
 			rc = write_pending(s, t, 0, err, errlen);
 	}

@@ -66,6 +66,7 @@ void vms_sink_free(struct vms_sink *s)
 	if (!s)
 		return;
 	vms_sink_set_async(s, 0);
+	sink_bins_free(s);	/* before the tables it points to */
 	sink_schema_release(s);
 	strmap_release(&s->counts, NULL);
 	strmap_release(&s->tasks, free);
@@ -82,6 +83,9 @@ void vms_sink_begin(struct vms_sink *s, struct vms_table *t, const char *system,
 	sqlite3_stmt *st = t->insert;
 
 	s->row = t;
+	s->row_table = t;
+	s->row_event = event;
+	s->row_ts = ts;
 	vms_buf_reset(&s->json);
 	s->json_fields = 0;
 	s->row_fields = 0;
@@ -119,8 +123,19 @@ void vms_sink_begin(struct vms_sink *s, struct vms_table *t, const char *system,
 count:
 	/* counted when the row is stored, see vms_sink_end(); runs of one event
 	 * type are common, so the last lookup is kept */
-	if (!s->last_count || strcmp(event, s->last_count->key))
-		s->last_count = strmap_get(&s->counts, event, strlen(event));
+	if (!s->last_count || strcmp(event, s->last_count->key)) {
+		/* events alternate: each table keeps the entry of its last one */
+		if (t->count_entry && t->count_gen == s->counts_gen && !strcmp(event, t->count_event)) {
+			s->last_count = t->count_entry;
+		} else {
+			s->last_count = strmap_get(&s->counts, event, strlen(event));
+			/* the map grew (which moves every entry), or it did not */
+			s->counts_gen = s->counts.size;
+			t->count_entry = s->last_count;
+			t->count_event = s->last_count ? s->last_count->key : NULL;
+			t->count_gen = s->counts_gen;
+		}
+	}
 	s->row_count = s->last_count;
 	if (ts < s->first_ts)
 		s->first_ts = ts;
@@ -130,6 +145,8 @@ count:
 
 void vms_sink_set_int(struct vms_sink *s, int col, long long value)
 {
+	if (s->row && col == s->row->event_col)
+		sink_bins_spoil(s, s->row);
 	if (s->async || s->reader)
 		sink_q_int(s, col, value);
 	else
@@ -138,6 +155,8 @@ void vms_sink_set_int(struct vms_sink *s, int col, long long value)
 
 void vms_sink_set_text(struct vms_sink *s, int col, const char *text, size_t len)
 {
+	if (s->row && col == s->row->event_col)
+		sink_bins_spoil(s, s->row);
 	if (s->async || s->reader)
 		sink_q_text(s, col, text, len);
 	else
@@ -369,6 +388,7 @@ static void row_stored(struct vms_sink *s)
 {
 	if (s->row_count)
 		s->row_count->value = (void *)((uintptr_t)s->row_count->value + 1);
+	sink_bins_add(s, s->row_table, s->row_event, s->row_ts, s->seq + 1);
 	s->seq++;
 	s->events++;
 }
@@ -449,6 +469,20 @@ void vms_sink_task(struct vms_sink *s, int pid, const char *comm, size_t len, ui
 	/* fast path: the same task as the previous event ("PID COMM" key, no printf) */
 	if (!e || s->last_task_pid != pid || e->len != s->last_task_prefix + len ||
 	    memcmp(e->key + s->last_task_prefix, comm, len)) {
+		/* then a recent task of that pid (tasks on other CPUs interleave) */
+		struct recent_task *rt = &s->recent_tasks[(unsigned int)pid % 64];
+
+		if (rt->e && s->tasks_gen == s->tasks.size && rt->pid == pid &&
+		    rt->e->len == rt->prefix + len && !memcmp(rt->e->key + rt->prefix, comm, len)) {
+			s->last_task = rt->e;
+			s->last_task_pid = pid;
+			s->last_task_prefix = rt->prefix;
+			e = rt->e;
+			goto found;
+		}
+	}
+	if (!e || s->last_task_pid != pid || e->len != s->last_task_prefix + len ||
+	    memcmp(e->key + s->last_task_prefix, comm, len)) {
 		n = snprintf(key, sizeof(key), "%d %.*s", pid, (int)len, comm);
 		if (n >= (int)sizeof(key))
 			n = sizeof(key) - 1;
@@ -464,7 +498,15 @@ void vms_sink_task(struct vms_sink *s, int pid, const char *comm, size_t len, ui
 		s->last_task = e;
 		s->last_task_pid = pid;
 		s->last_task_prefix = strchr(e->key, ' ') + 1 - e->key;
+		/* the map grew, which moves every entry: forget the recent ones */
+		if (s->tasks_gen != s->tasks.size) {
+			memset(s->recent_tasks, 0, sizeof(s->recent_tasks));
+			s->tasks_gen = s->tasks.size;
+		}
+		s->recent_tasks[(unsigned int)pid % 64] =
+			(struct recent_task){ pid, s->last_task_prefix, e };
 	}
+found:
 	t = e->value;
 	t->last_ts = ts;
 	t->events++;
@@ -582,6 +624,7 @@ int vms_sink_finish(struct vms_sink *s)
 		}
 	}
 	sqlite3_finalize(st);
+	sink_bins_write(s);
 	if (s->events && (vms_db_set_run_int(s->db, "start_ts", (long long)s->first_ts) ||
 			  vms_db_set_run_int(s->db, "end_ts", (long long)s->last_ts)))
 		return -1;

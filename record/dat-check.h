@@ -63,4 +63,19 @@ int dat_check_file(const char *path, struct tep_handle *tep, struct dat_check *o
 
 void dat_check_release(struct dat_check *c);
 
+/*
+ * dat-check-bg.c: dat_check_file() in a process of its own, started before
+ * the decoding and finished after it. dat_check_start() returns NULL when
+ * no process could be started; dat_check_finish() (which also takes NULL)
+ * then, or when the process gave no complete result, runs dat_check_file()
+ * itself: it returns what dat_check_file() returns, the damaged places
+ * reported through @damage in the same order. dat_check_abandon() ends
+ * the process without a result.
+ */
+struct dat_check_job;
+struct dat_check_job *dat_check_start(const char *path, struct tep_handle *tep);
+int dat_check_finish(struct dat_check_job *job, const char *path, struct tep_handle *tep,
+		     struct dat_check *out, dat_damage_fn damage, void *arg);
+void dat_check_abandon(struct dat_check_job *job);
+
 #endif

@@ -23,6 +23,8 @@
  * and every shortfall becomes an import_error row naming the CPU, the file
  * offset and an estimate of the records lost, and the run is incomplete.
  */
+#include <dlfcn.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +49,9 @@ int tracecmd_cpus(struct tracecmd_input *handle);
 int tracecmd_page_size(struct tracecmd_input *handle);
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 off64_t tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
+void tracecmd_record_ref(struct tep_record *record);
+int tracecmd_get_file_compress_proto(struct tracecmd_input *handle, const char **name,
+				     const char **version);
 
 #define MAX_CPUS 65536		/* more in a file's CPU count is damage (Linux: 8192) */
 
@@ -68,6 +73,7 @@ struct delivered {
 	const char *buffer;		/* its name, "" for the top one; not freed */
 	int cpu;
 	uint64_t records;
+	const void *held_page;		/* the page of the last record held (hold_pages) */
 };
 
 /* The reader process's state. */
@@ -85,6 +91,7 @@ struct dat_reader {
 	struct delivered *delivered;	/* per buffer and CPU seen */
 	size_t ndelivered, delivered_alloc;
 	size_t last;			/* index of the last one counted */
+	int hold_pages;			/* keep one record of each page: see frees_pages_slowly() */
 };
 
 /* This process's state. */
@@ -164,8 +171,41 @@ static int count_delivered(struct dat_reader *r, struct tracecmd_input *handle, 
 			d->buffer = r->names[k];
 	d->cpu = cpu;
 	d->records = 1;
+	d->held_page = NULL;
 	r->last = r->ndelivered++;
 	return 0;
+}
+
+/*
+ * Does this libtracecmd walk every decompressed chunk of a CPU each time it
+ * lets go of a page of a compressed file? Before libtracecmd 1.5 (trace-cmd
+ * 3.3) its free_zpage() compares the wrong way round: it never finds the
+ * chunk, so the chunks stay in its list (the whole decompressed data stays
+ * in memory) and the walk over them, once per page, grows with the file
+ * (a tenth of the import's time on 4.6M events). There, a record of each
+ * page is held until the reader ends, so a page is never let go of: no
+ * walk, and no more memory than the chunks the list keeps anyway (a page's
+ * bookkeeping, about 150 bytes per 4 KiB). Told by the file name of the
+ * library loaded (libtracecmd.so.1.3.1); a name that says no version is
+ * taken as a fixed library.
+ */
+static int frees_pages_slowly(struct tracecmd_input *handle)
+{
+	const char *name, *version, *base;
+	char path[PATH_MAX];
+	unsigned int major, minor;
+	Dl_info info;
+
+	if (tracecmd_get_file_compress_proto(handle, &name, &version) < 0)
+		return 0;	/* not compressed: pages are mapped from the file */
+	if (!dladdr((void *)tracecmd_open, &info) || !info.dli_fname ||
+	    !realpath(info.dli_fname, path))
+		return 0;
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (sscanf(base, "libtracecmd.so.%u.%u", &major, &minor) != 2)
+		return 0;
+	return major < 1 || (major == 1 && minor < 5);
 }
 
 static int store_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *p)
@@ -177,6 +217,15 @@ static int store_record(struct tracecmd_input *handle, struct tep_record *rec, i
 	if (count_delivered(r, handle, rec->cpu)) {
 		r->failed = 1;
 		return -1;
+	}
+	if (r->hold_pages) {
+		struct delivered *d = &r->delivered[r->last];
+
+		/* not freed: the reader process ends without letting go of it */
+		if (rec->priv != d->held_page) {
+			tracecmd_record_ref(rec);
+			d->held_page = rec->priv;
+		}
 	}
 	if ((r->records & 0x3ffff) == 0)
 		vms_progress_update(r->progress, rec->offset, 0, r->records);
@@ -331,12 +380,13 @@ static int send_damage(void *p, const char *buffer, int cpu, long long offset, l
  * Walk the CPU data by the file's layout and compare each buffer's and
  * CPU's records with those libtracecmd delivered. Return: 0 or -1.
  */
-static int check_layout(struct tracecmd_input *handle, struct dat_reader *r)
+static int check_layout(struct tracecmd_input *handle, struct dat_reader *r,
+			struct dat_check_job *job)
 {
 	struct dat_check chk;
 	int rc;
 
-	rc = dat_check_file(r->file, tracecmd_get_tep(handle), &chk, send_damage, r);
+	rc = dat_check_finish(job, r->file, tracecmd_get_tep(handle), &chk, send_damage, r);
 	if (rc) {
 		dat_check_release(&chk);
 		return rc < 0 ? -1 : 0;
@@ -366,6 +416,7 @@ static int check_layout(struct tracecmd_input *handle, struct dat_reader *r)
 static int read_dat(struct vms_sink *sink, void *arg)
 {
 	struct dat_reader *r = &((struct dat_import *)arg)->reader;
+	struct dat_check_job *job = NULL;
 	struct tracecmd_input *handle;
 	const char *stats;
 	char what[4200];
@@ -402,12 +453,22 @@ static int read_dat(struct vms_sink *sink, void *arg)
 			    (long long)st.st_size, want);
 	snprintf(what, sizeof(what), "importing %s", r->opt->display_path);
 	r->progress = r->opt->user->quiet ? NULL : vms_progress_new(what);
+	r->hold_pages = frees_pages_slowly(handle);
+	/* the layout is checked on the other CPU while the records are decoded */
+	job = dat_check_start(r->file, tracecmd_get_tep(handle));
 	if (iterate_all_buffers(handle, r))
 		goto out;
 	vms_progress_done(r->progress);
-	if (!r->failed && !check_layout(handle, r))
-		rc = vms_sink_message(sink, M_DONE, &r->records, sizeof(r->records));
+	if (!r->failed) {
+		rc = check_layout(handle, r, job);
+		job = NULL;
+		if (!rc)
+			rc = vms_sink_message(sink, M_DONE, &r->records, sizeof(r->records));
+		else
+			rc = -1;
+	}
 out:
+	dat_check_abandon(job);
 	free(r->delivered);
 	record_decoder_free(r->decoder);
 	tracecmd_close(handle);
