@@ -138,6 +138,24 @@ void dc_row_double(struct dc_row *r, int col, double v);
 void dc_row_text(struct dc_row *r, int col, const char *s, int len);
 /* Bind every column of @r to the INSERT @st (texts copied). */
 void dc_row_bind(const struct dc_row *r, sqlite3_stmt *st);
+/* --- decision-writer.c --- */
+
+/*
+ * Rows stored on a second thread: dc_writer_start() with the INSERT, then
+ * dc_writer_put() for each row (copied: @r may be reused at once), with
+ * dc_writer_lock()/dc_writer_unlock() around any other use of @sql
+ * meanwhile, then dc_writer_finish() (waits for the last row; frees the
+ * writer, the INSERT stays the caller's). Row @id must be the rowid the
+ * INSERT gives it (checked). Return of put and finish: 0, or -1 (vms_error
+ * set; a failure of the writer is reported by finish).
+ */
+struct dc_writer;
+struct dc_writer *dc_writer_start(sqlite3 *sql, sqlite3_stmt *insert);
+int dc_writer_put(struct dc_writer *w, const struct dc_row *r, long long id);
+void dc_writer_lock(struct dc_writer *w);
+void dc_writer_unlock(struct dc_writer *w);
+int dc_writer_finish(struct dc_writer *w);
+
 struct decision;
 /* decision-load.c: the record of row @r of id @id, before decisions_order(). */
 void dc_decision_of_row(const struct dc_row *r, long long id, struct decision *d);

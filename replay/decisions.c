@@ -60,6 +60,7 @@ struct builder {
 	struct vms_db *db;
 	sqlite3 *sql;
 	sqlite3_stmt *insert;
+	struct dc_writer *writer;	/* stores the rows on a second thread (decision-writer.c) */
 	/*
 	 * The counter samples, read into memory when first needed (a failure
 	 * to read them is kept in series_failed and reported at the end).
@@ -452,7 +453,30 @@ static void snapshot_refaults(struct builder *b, int nid, long long ts)
 }
 
 /* A record: a pass (@p set) or a kswapd run (@p NULL; the run fields of @t). */
-/* Keep the record of row @r, just inserted, in memory too. */
+/*
+ * While the writer stores rows, the build takes the connection in turn for
+ * whatever may read from it: the counter series are loaded when first needed.
+ */
+static void sql_turn(struct builder *b)
+{
+	if (b->writer)
+		dc_writer_lock(b->writer);
+}
+
+static void sql_turn_done(struct builder *b)
+{
+	if (b->writer)
+		dc_writer_unlock(b->writer);
+}
+
+static void snapshot_refaults_in_turn(struct builder *b, int nid, long long ts)
+{
+	sql_turn(b);
+	snapshot_refaults(b, nid, ts);
+	sql_turn_done(b);
+}
+
+/* Keep the record of row @r, handed to the writer as row b->records, in memory too. */
 static int keep_record(struct builder *b, const struct dc_row *r)
 {
 	if (b->records > b->kept_alloc) {
@@ -464,7 +488,7 @@ static int keep_record(struct builder *b, const struct dc_row *r)
 		b->kept = nk;
 		b->kept_alloc = na;
 	}
-	dc_decision_of_row(r, sqlite3_last_insert_rowid(b->sql), &b->kept[b->records - 1]);
+	dc_decision_of_row(r, b->records, &b->kept[b->records - 1]);
 	return 0;
 }
 
@@ -474,7 +498,6 @@ static int insert_record(struct builder *b, struct task_state *t, const char *ki
 			 long long slab_freed, int nid, int runs_since_success, int restarted,
 			 const struct pass *p)
 {
-	sqlite3_stmt *st = b->insert;
 	char prov[DECISION_JSON_MAX], ranges[DECISION_JSON_MAX];
 	size_t prov_len = decision_provenance_json(prov, in), ranges_len = decision_range_json(ranges, in);
 	struct dc_row row;
@@ -541,10 +564,9 @@ static int insert_record(struct builder *b, struct task_state *t, const char *ki
 		dc_row_int(r, DC_FIRST_SWEEP_SLAB_FREED, t->first_slab_freed);
 		dc_row_int(r, DC_RETRIED, t->run_retried);
 	}
-	sqlite3_reset(st);
-	dc_row_bind(r, st);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return sql_fail(b, "cannot store a decision");
+	/* the table was emptied: the rows get ids 1, 2, ... in this order */
+	if (dc_writer_put(b->writer, r, b->records + 1))
+		return -1;
 	b->records++;
 	return b->keep ? keep_record(b, r) : 0;
 }
@@ -557,8 +579,10 @@ static int close_pass(struct builder *b, struct task_state *t)
 	if (!p->open)
 		return 0;
 	p->open = 0;
+	sql_turn(b);
 	fill_inputs(b, t, &in);
 	restored_since(b, p);
+	sql_turn_done(b);
 	if (t->sweep == 0 || !t->in_run) {
 		t->last_in = in;	/* a run's inputs: its first sweep's last pass */
 		t->have_last_in = 1;
@@ -630,7 +654,7 @@ static void next_priority(struct builder *b, struct task_state *t, int prio)
 			t->no_cache_trim_mode = 1;
 			t->run_retried = 1;
 		} else if (!kswapd) {
-			snapshot_refaults(b, t->pass.nid, t->pass.ts_end);
+			snapshot_refaults_in_turn(b, t->pass.nid, t->pass.ts_end);
 			t->retry_sweep++;
 			if (t->retry_sweep >= 2) {
 				t->force_deactivate = t->skipped_deactivate;
@@ -665,7 +689,7 @@ static int close_run(struct builder *b, struct task_state *t, long long ts)
 	else if (t->have_last_in)
 		b->runs_since_success[nid]++;
 	/* snapshot_refaults() runs at the end of balance_pgdat(), before kswapd naps */
-	snapshot_refaults(b, nid, t->have_last_in ? t->pass.ts_end : ts);
+	snapshot_refaults_in_turn(b, nid, t->have_last_in ? t->pass.ts_end : ts);
 	t->have_last_in = 0;
 	t->reclaimer = NULL;
 	return rc;
@@ -716,7 +740,7 @@ static int handle(struct builder *b, struct task_state *t, const struct stream_e
 	case 'F':
 		if (close_pass(b, t))
 			return -1;
-		snapshot_refaults(b, t->pass.nid, ts);
+		snapshot_refaults_in_turn(b, t->pass.nid, ts);
 		t->reclaimer = NULL;
 		t->episode_ts = 0;
 		return 0;
@@ -858,6 +882,9 @@ long decisions_build(struct vms_db *db, struct decision **records)
 	if (vms_db_exec(db, "DELETE FROM replay_result; DELETE FROM decision") || prepare(&b) ||
 	    decision_stream_read(b.sql, vms_db_path(db), &events))
 		goto out;
+	b.writer = dc_writer_start(b.sql, b.insert);
+	if (!b.writer)
+		goto out;
 	while ((e = decision_stream_next(&events))) {
 		if (e->pid != t.pid) {
 			if (t.pid >= 0 && close_run(&b, &t, t.pass.ts_end))
@@ -871,6 +898,11 @@ long decisions_build(struct vms_db *db, struct decision **records)
 	}
 	if (t.pid >= 0 && close_run(&b, &t, t.pass.ts_end))
 		goto out;
+	rc = dc_writer_finish(b.writer);	/* the last rows stored */
+	b.writer = NULL;
+	if (rc < 0)
+		goto out;
+	rc = -1;
 	if (b.series_failed)
 		goto out;	/* vms_error set by the failed read */
 	decision_stream_release(&events);	/* before the records are ordered: less memory at once */
@@ -882,6 +914,8 @@ long decisions_build(struct vms_db *db, struct decision **records)
 	}
 	rc = b.records;
 out:
+	/* a failed walk; when the writer failed first, its error is the one reported */
+	dc_writer_finish(b.writer);
 	free(b.kept);
 	decision_stream_release(&events);
 	for (i = 0; i < 64; i++) {

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * decision-writer.c - store the decision rows on a second thread while the
+ * build goes on walking the events: the build hands each row over (copied
+ * into a bounded queue, texts included) and a writer thread binds and
+ * steps the INSERT. The two threads share one SQLite connection and take
+ * turns on it: the writer holds dc_writer's lock for each row it stores,
+ * and the build takes the same lock (dc_writer_lock()) around every call
+ * that may read from the connection (the counter series are loaded the
+ * first time a pass needs them). Inserting the rows was about half of the
+ * build's time, and most of the rest is not SQLite.
+ *
+ * The rows are stored in the order they are handed over, so their ids are
+ * 1, 2, ... in a fresh table (the build empties it first): the build gives
+ * the id it expects with each row, and the writer checks it.
+ *
+ * Without SQLite's thread support (sqlite3_threadsafe() 0) every row is
+ * stored when it is handed over, on the caller's thread.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "vms.h"
+#include "decisions-local.h"
+
+/* Rows in the queue: about 4.5 KiB each. */
+#define QUEUE_ROWS 1024
+/* The writer wakes for this many rows (or the last ones). */
+#define BATCH_ROWS 64
+/* Room for the texts of one row: two JSON texts, a memcg path, short names. */
+#define ROW_TEXT_MAX (2 * DECISION_JSON_MAX + 2048)
+
+struct queued_row {
+	struct dc_row row;		/* text[] point into arena */
+	long long id;
+	char arena[ROW_TEXT_MAX];
+};
+
+struct dc_writer {
+	sqlite3 *sql;
+	sqlite3_stmt *insert;
+	int threaded;
+	pthread_t thread;
+	pthread_mutex_t sql_lock;	/* whoever uses sql holds it */
+	pthread_mutex_t queue_lock;
+	pthread_cond_t has_rows, has_room;
+	struct queued_row *q;
+	size_t head, count;		/* guarded by queue_lock */
+	int done;			/* no more rows will come */
+	int failed;			/* the writer stopped: message in error */
+	char error[512];
+};
+
+/* Store @r as row @id. Return: 0, or -1 with w->error set. */
+static int store_row(struct dc_writer *w, const struct dc_row *r, long long id)
+{
+	sqlite3_reset(w->insert);
+	dc_row_bind(r, w->insert);
+	if (sqlite3_step(w->insert) != SQLITE_DONE) {
+		snprintf(w->error, sizeof(w->error), "cannot store a decision: %s",
+			 sqlite3_errmsg(w->sql));
+		return -1;
+	}
+	if (sqlite3_last_insert_rowid(w->sql) != id) {
+		snprintf(w->error, sizeof(w->error), "decision %lld was stored as row %lld: the table "
+			 "was not empty", id, (long long)sqlite3_last_insert_rowid(w->sql));
+		return -1;
+	}
+	return 0;
+}
+
+static void *writer_main(void *arg)
+{
+	struct dc_writer *w = arg;
+
+	pthread_mutex_lock(&w->queue_lock);
+	for (;;) {
+		size_t n, k;
+
+		while (!w->done && w->count < BATCH_ROWS)
+			pthread_cond_wait(&w->has_rows, &w->queue_lock);
+		n = w->count;
+		if (!n)
+			break;	/* done and drained */
+		pthread_mutex_unlock(&w->queue_lock);
+		/* the producer only appends past head + count: these n rows are the writer's */
+		for (k = 0; k < n; k++) {
+			struct queued_row *qr = &w->q[(w->head + k) % QUEUE_ROWS];
+			int rc;
+
+			pthread_mutex_lock(&w->sql_lock);
+			rc = w->failed ? 0 : store_row(w, &qr->row, qr->id);
+			pthread_mutex_unlock(&w->sql_lock);
+			if (rc) {
+				pthread_mutex_lock(&w->queue_lock);
+				w->failed = 1;
+				pthread_mutex_unlock(&w->queue_lock);
+			}
+		}
+		pthread_mutex_lock(&w->queue_lock);
+		w->head = (w->head + n) % QUEUE_ROWS;
+		w->count -= n;
+		pthread_cond_signal(&w->has_room);
+	}
+	pthread_mutex_unlock(&w->queue_lock);
+	return NULL;
+}
+
+struct dc_writer *dc_writer_start(sqlite3 *sql, sqlite3_stmt *insert)
+{
+	struct dc_writer *w = calloc(1, sizeof(*w));
+
+	if (!w) {
+		vms_error("out of memory");
+		return NULL;
+	}
+	w->sql = sql;
+	w->insert = insert;
+	pthread_mutex_init(&w->sql_lock, NULL);
+	if (!sqlite3_threadsafe())
+		return w;	/* rows stored as they come */
+	w->q = malloc(QUEUE_ROWS * sizeof(*w->q));
+	if (!w->q) {
+		free(w);
+		vms_error("out of memory");
+		return NULL;
+	}
+	pthread_mutex_init(&w->queue_lock, NULL);
+	pthread_cond_init(&w->has_rows, NULL);
+	pthread_cond_init(&w->has_room, NULL);
+	if (pthread_create(&w->thread, NULL, writer_main, w)) {
+		free(w->q);
+		w->q = NULL;
+		return w;	/* no second thread: rows stored as they come */
+	}
+	w->threaded = 1;
+	return w;
+}
+
+/* Copy @len bytes of @s into @qr's arena at *@used. Return: the copy, or NULL when full. */
+static const char *arena_copy(struct queued_row *qr, size_t *used, const char *s, int len)
+{
+	char *to = qr->arena + *used;
+
+	if ((size_t)len + 1 > sizeof(qr->arena) - *used)
+		return NULL;
+	memcpy(to, s, len);
+	to[len] = 0;
+	*used += len + 1;
+	return to;
+}
+
+int dc_writer_put(struct dc_writer *w, const struct dc_row *r, long long id)
+{
+	struct queued_row *qr;
+	size_t used = 0;
+	int rc;
+
+	if (!w->threaded) {
+		pthread_mutex_lock(&w->sql_lock);
+		rc = store_row(w, r, id);
+		pthread_mutex_unlock(&w->sql_lock);
+		return rc ? vms_error("%s", w->error) : 0;
+	}
+	pthread_mutex_lock(&w->queue_lock);
+	while (w->count == QUEUE_ROWS && !w->failed)
+		pthread_cond_wait(&w->has_room, &w->queue_lock);
+	rc = w->failed;
+	/* the slot past head + count is the producer's until count covers it */
+	qr = &w->q[(w->head + w->count) % QUEUE_ROWS];
+	pthread_mutex_unlock(&w->queue_lock);
+	if (rc)
+		return -1;	/* reported by dc_writer_finish() */
+	qr->row = *r;
+	qr->row.in = NULL;
+	qr->id = id;
+	for (int c = 1; c <= DC_COLUMNS; c++) {
+		if (r->type[c] != SQLITE_TEXT)
+			continue;
+		qr->row.text[c] = arena_copy(qr, &used, r->text[c], r->len[c]);
+		if (!qr->row.text[c])
+			return vms_error("a decision's texts are longer than %d bytes", ROW_TEXT_MAX);
+	}
+	pthread_mutex_lock(&w->queue_lock);
+	w->count++;
+	if (w->count >= BATCH_ROWS)
+		pthread_cond_signal(&w->has_rows);
+	pthread_mutex_unlock(&w->queue_lock);
+	return 0;
+}
+
+void dc_writer_lock(struct dc_writer *w)
+{
+	pthread_mutex_lock(&w->sql_lock);
+}
+
+void dc_writer_unlock(struct dc_writer *w)
+{
+	pthread_mutex_unlock(&w->sql_lock);
+}
+
+int dc_writer_finish(struct dc_writer *w)
+{
+	int failed = 0;
+
+	if (!w)
+		return 0;
+	if (w->threaded) {
+		pthread_mutex_lock(&w->queue_lock);
+		w->done = 1;
+		pthread_cond_signal(&w->has_rows);
+		pthread_mutex_unlock(&w->queue_lock);
+		pthread_join(w->thread, NULL);
+		failed = w->failed;
+		pthread_cond_destroy(&w->has_rows);
+		pthread_cond_destroy(&w->has_room);
+		pthread_mutex_destroy(&w->queue_lock);
+	}
+	if (failed)
+		vms_error("%s", w->error);
+	pthread_mutex_destroy(&w->sql_lock);
+	free(w->q);
+	free(w);
+	return failed ? -1 : 0;
+}
