@@ -136,7 +136,7 @@ void dc_row_int(struct dc_row *r, int col, long long v);
 void dc_row_double(struct dc_row *r, int col, double v);
 /* @len < 0: up to the NUL. */
 void dc_row_text(struct dc_row *r, int col, const char *s, int len);
-/* Bind every column of @r to the INSERT @st (texts copied). */
+/* Bind every column of @r to the INSERT @st (texts not copied: keep them until it is stepped). */
 void dc_row_bind(const struct dc_row *r, sqlite3_stmt *st);
 /* --- decision-writer.c --- */
 

@@ -141,11 +141,30 @@ static int sql_fail(struct builder *b, const char *what)
 }
 
 /*
+ * While the writer stores rows (decision-writer.c), the build takes the
+ * connection in turn to load a counter series (the only reads of the walk).
+ */
+static void sql_turn(struct builder *b)
+{
+	if (b->writer)
+		dc_writer_lock(b->writer);
+}
+
+/* Return: @rc, the loader's. */
+static int sql_turn_done(struct builder *b, int rc)
+{
+	if (b->writer)
+		dc_writer_unlock(b->writer);
+	return rc;
+}
+
+/*
  * Whether @series is in memory: the first time, @rc is its loader's return
  * (a failure is kept in b->series_failed and reported once at the end).
  */
 #define SERIES_READY(b, series, load) \
-	((series)->loaded || (!(b)->series_failed && ((load) ? ((b)->series_failed = 1, 0) : 1)))
+	((series)->loaded || (!(b)->series_failed && \
+			      (sql_turn(b), sql_turn_done((b), (load))) ? ((b)->series_failed = 1, 0) : 1))
 
 /* The sample at or before @ts (or with @after, the first after it), or NULL. */
 static const struct dc_sample *find(const struct dc_series *series, int after, long long ts)
@@ -453,29 +472,6 @@ static void snapshot_refaults(struct builder *b, int nid, long long ts)
 }
 
 /* A record: a pass (@p set) or a kswapd run (@p NULL; the run fields of @t). */
-/*
- * While the writer stores rows, the build takes the connection in turn for
- * whatever may read from it: the counter series are loaded when first needed.
- */
-static void sql_turn(struct builder *b)
-{
-	if (b->writer)
-		dc_writer_lock(b->writer);
-}
-
-static void sql_turn_done(struct builder *b)
-{
-	if (b->writer)
-		dc_writer_unlock(b->writer);
-}
-
-static void snapshot_refaults_in_turn(struct builder *b, int nid, long long ts)
-{
-	sql_turn(b);
-	snapshot_refaults(b, nid, ts);
-	sql_turn_done(b);
-}
-
 /* Keep the record of row @r, handed to the writer as row b->records, in memory too. */
 static int keep_record(struct builder *b, const struct dc_row *r)
 {
@@ -579,10 +575,8 @@ static int close_pass(struct builder *b, struct task_state *t)
 	if (!p->open)
 		return 0;
 	p->open = 0;
-	sql_turn(b);
 	fill_inputs(b, t, &in);
 	restored_since(b, p);
-	sql_turn_done(b);
 	if (t->sweep == 0 || !t->in_run) {
 		t->last_in = in;	/* a run's inputs: its first sweep's last pass */
 		t->have_last_in = 1;
@@ -654,7 +648,7 @@ static void next_priority(struct builder *b, struct task_state *t, int prio)
 			t->no_cache_trim_mode = 1;
 			t->run_retried = 1;
 		} else if (!kswapd) {
-			snapshot_refaults_in_turn(b, t->pass.nid, t->pass.ts_end);
+			snapshot_refaults(b, t->pass.nid, t->pass.ts_end);
 			t->retry_sweep++;
 			if (t->retry_sweep >= 2) {
 				t->force_deactivate = t->skipped_deactivate;
@@ -689,7 +683,7 @@ static int close_run(struct builder *b, struct task_state *t, long long ts)
 	else if (t->have_last_in)
 		b->runs_since_success[nid]++;
 	/* snapshot_refaults() runs at the end of balance_pgdat(), before kswapd naps */
-	snapshot_refaults_in_turn(b, nid, t->have_last_in ? t->pass.ts_end : ts);
+	snapshot_refaults(b, nid, t->have_last_in ? t->pass.ts_end : ts);
 	t->have_last_in = 0;
 	t->reclaimer = NULL;
 	return rc;
@@ -740,7 +734,7 @@ static int handle(struct builder *b, struct task_state *t, const struct stream_e
 	case 'F':
 		if (close_pass(b, t))
 			return -1;
-		snapshot_refaults_in_turn(b, t->pass.nid, ts);
+		snapshot_refaults(b, t->pass.nid, ts);
 		t->reclaimer = NULL;
 		t->episode_ts = 0;
 		return 0;
