@@ -8,7 +8,9 @@
  * and the build takes the same lock (dc_writer_lock()) around every call
  * that may read from the connection (the counter series are loaded the
  * first time a pass needs them). Inserting the rows was about half of the
- * build's time, and most of the rest is not SQLite.
+ * build's time, and most of the rest is not SQLite. The build writes each
+ * row, with its two JSON texts, straight into the queue's next slot: the
+ * rows are not copied.
  *
  * The rows are stored in the order they are handed over, so their ids are
  * 1, 2, ... in a fresh table (the build empties it first): the build gives
@@ -27,17 +29,15 @@
 #include "vms.h"
 #include "decisions-local.h"
 
-/* Rows in the queue: about 4.5 KiB each. */
-#define QUEUE_ROWS 1024
+/* Rows in the queue: about 3.5 KiB each. */
+#define QUEUE_ROWS 4096
 /* The writer wakes for this many rows (or the last ones). */
-#define BATCH_ROWS 64
-/* Room for the texts of one row: two JSON texts, a memcg path, short names. */
-#define ROW_TEXT_MAX (2 * DECISION_JSON_MAX + 2048)
+#define BATCH_ROWS 128
 
 struct queued_row {
-	struct dc_row row;		/* text[] point into arena */
+	struct dc_row row;
 	long long id;
-	char arena[ROW_TEXT_MAX];
+	char json[2][DECISION_JSON_MAX];	/* the row's two JSON texts */
 };
 
 struct dc_writer {
@@ -48,7 +48,8 @@ struct dc_writer {
 	pthread_mutex_t sql_lock;	/* whoever uses sql holds it */
 	pthread_mutex_t queue_lock;
 	pthread_cond_t has_rows, has_room;
-	struct queued_row *q;
+	struct queued_row *q;		/* QUEUE_ROWS, or without a thread 1 */
+	struct queued_row *filling;	/* the slot dc_writer_next() gave, or NULL */
 	size_t head, count;		/* guarded by queue_lock */
 	int done;			/* no more rows will come */
 	int failed;			/* the writer stopped: message in error */
@@ -121,69 +122,60 @@ struct dc_writer *dc_writer_start(sqlite3 *sql, sqlite3_stmt *insert)
 	w->sql = sql;
 	w->insert = insert;
 	pthread_mutex_init(&w->sql_lock, NULL);
-	if (!sqlite3_threadsafe())
-		return w;	/* rows stored as they come */
-	w->q = malloc(QUEUE_ROWS * sizeof(*w->q));
+	w->q = malloc((sqlite3_threadsafe() ? QUEUE_ROWS : 1) * sizeof(*w->q));
 	if (!w->q) {
 		free(w);
 		vms_error("out of memory");
 		return NULL;
 	}
+	if (!sqlite3_threadsafe())
+		return w;	/* rows stored as they come */
 	pthread_mutex_init(&w->queue_lock, NULL);
 	pthread_cond_init(&w->has_rows, NULL);
 	pthread_cond_init(&w->has_room, NULL);
-	if (pthread_create(&w->thread, NULL, writer_main, w)) {
-		free(w->q);
-		w->q = NULL;
-		return w;	/* no second thread: rows stored as they come */
+	w->threaded = !pthread_create(&w->thread, NULL, writer_main, w);
+	if (!w->threaded) {	/* no second thread: rows stored as they come */
+		pthread_cond_destroy(&w->has_rows);
+		pthread_cond_destroy(&w->has_room);
+		pthread_mutex_destroy(&w->queue_lock);
 	}
-	w->threaded = 1;
 	return w;
 }
 
-/* Copy @len bytes of @s into @qr's arena at *@used. Return: the copy, or NULL when full. */
-static const char *arena_copy(struct queued_row *qr, size_t *used, const char *s, int len)
+struct dc_row *dc_writer_next(struct dc_writer *w, char **json0, char **json1)
 {
-	char *to = qr->arena + *used;
+	struct queued_row *qr = w->q;
+	int failed = 0;
 
-	if ((size_t)len + 1 > sizeof(qr->arena) - *used)
-		return NULL;
-	memcpy(to, s, len);
-	to[len] = 0;
-	*used += len + 1;
-	return to;
+	if (w->threaded) {
+		pthread_mutex_lock(&w->queue_lock);
+		while (w->count == QUEUE_ROWS && !w->failed)
+			pthread_cond_wait(&w->has_room, &w->queue_lock);
+		failed = w->failed;
+		/* the slot past head + count is the producer's until count covers it */
+		qr = &w->q[(w->head + w->count) % QUEUE_ROWS];
+		pthread_mutex_unlock(&w->queue_lock);
+	}
+	if (failed)
+		return NULL;	/* reported by dc_writer_finish() */
+	w->filling = qr;
+	*json0 = qr->json[0];
+	*json1 = qr->json[1];
+	return &qr->row;
 }
 
-int dc_writer_put(struct dc_writer *w, const struct dc_row *r, long long id)
+int dc_writer_push(struct dc_writer *w, long long id)
 {
-	struct queued_row *qr;
-	size_t used = 0;
+	struct queued_row *qr = w->filling;
 	int rc;
 
+	w->filling = NULL;
+	qr->id = id;
 	if (!w->threaded) {
 		pthread_mutex_lock(&w->sql_lock);
-		rc = store_row(w, r, id);
+		rc = store_row(w, &qr->row, id);
 		pthread_mutex_unlock(&w->sql_lock);
 		return rc ? vms_error("%s", w->error) : 0;
-	}
-	pthread_mutex_lock(&w->queue_lock);
-	while (w->count == QUEUE_ROWS && !w->failed)
-		pthread_cond_wait(&w->has_room, &w->queue_lock);
-	rc = w->failed;
-	/* the slot past head + count is the producer's until count covers it */
-	qr = &w->q[(w->head + w->count) % QUEUE_ROWS];
-	pthread_mutex_unlock(&w->queue_lock);
-	if (rc)
-		return -1;	/* reported by dc_writer_finish() */
-	qr->row = *r;
-	qr->row.in = NULL;
-	qr->id = id;
-	for (int c = 1; c <= DC_COLUMNS; c++) {
-		if (r->type[c] != SQLITE_TEXT)
-			continue;
-		qr->row.text[c] = arena_copy(qr, &used, r->text[c], r->len[c]);
-		if (!qr->row.text[c])
-			return vms_error("a decision's texts are longer than %d bytes", ROW_TEXT_MAX);
 	}
 	pthread_mutex_lock(&w->queue_lock);
 	w->count++;

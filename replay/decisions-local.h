@@ -141,17 +141,20 @@ void dc_row_bind(const struct dc_row *r, sqlite3_stmt *st);
 /* --- decision-writer.c --- */
 
 /*
- * Rows stored on a second thread: dc_writer_start() with the INSERT, then
- * dc_writer_put() for each row (copied: @r may be reused at once), with
- * dc_writer_lock()/dc_writer_unlock() around any other use of @sql
- * meanwhile, then dc_writer_finish() (waits for the last row; frees the
- * writer, the INSERT stays the caller's). Row @id must be the rowid the
- * INSERT gives it (checked). Return of put and finish: 0, or -1 (vms_error
- * set; a failure of the writer is reported by finish).
+ * Rows stored on a second thread: dc_writer_start() with the INSERT; for
+ * each row, dc_writer_next() gives the row to fill (not cleared) and room
+ * for its two JSON texts (DECISION_JSON_MAX each), and dc_writer_push()
+ * hands it over as row @id, which must be the rowid the INSERT gives it
+ * (checked); its other texts must stay until dc_writer_finish(). Around
+ * any other use of @sql meanwhile, dc_writer_lock()/dc_writer_unlock().
+ * dc_writer_finish() waits for the last row and frees the writer (the
+ * INSERT stays the caller's). Return: next NULL, push and finish -1 on a
+ * failure (vms_error set; a failure of the writer is reported by finish).
  */
 struct dc_writer;
 struct dc_writer *dc_writer_start(sqlite3 *sql, sqlite3_stmt *insert);
-int dc_writer_put(struct dc_writer *w, const struct dc_row *r, long long id);
+struct dc_row *dc_writer_next(struct dc_writer *w, char **json0, char **json1);
+int dc_writer_push(struct dc_writer *w, long long id);
 void dc_writer_lock(struct dc_writer *w);
 void dc_writer_unlock(struct dc_writer *w);
 int dc_writer_finish(struct dc_writer *w);

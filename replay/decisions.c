@@ -494,11 +494,15 @@ static int insert_record(struct builder *b, struct task_state *t, const char *ki
 			 long long slab_freed, int nid, int runs_since_success, int restarted,
 			 const struct pass *p)
 {
-	char prov[DECISION_JSON_MAX], ranges[DECISION_JSON_MAX];
-	size_t prov_len = decision_provenance_json(prov, in), ranges_len = decision_range_json(ranges, in);
-	struct dc_row row;
-	struct dc_row *r = &row;
+	char *prov, *ranges;
+	size_t prov_len, ranges_len;
+	/* the row is filled in the writer's queue, its JSON texts too */
+	struct dc_row *r = dc_writer_next(b->writer, &prov, &ranges);
 
+	if (!r)
+		return -1;
+	prov_len = decision_provenance_json(prov, in);
+	ranges_len = decision_range_json(ranges, in);
 	dc_row_clear(r);
 	r->in = in;
 	dc_row_text(r, DC_KIND, kind, -1);
@@ -560,11 +564,11 @@ static int insert_record(struct builder *b, struct task_state *t, const char *ki
 		dc_row_int(r, DC_FIRST_SWEEP_SLAB_FREED, t->first_slab_freed);
 		dc_row_int(r, DC_RETRIED, t->run_retried);
 	}
-	/* the table was emptied: the rows get ids 1, 2, ... in this order */
-	if (dc_writer_put(b->writer, r, b->records + 1))
-		return -1;
 	b->records++;
-	return b->keep ? keep_record(b, r) : 0;
+	if (b->keep && keep_record(b, r))
+		return -1;
+	/* the table was emptied: the rows get ids 1, 2, ... in this order */
+	return dc_writer_push(b->writer, b->records);
 }
 
 static int close_pass(struct builder *b, struct task_state *t)
