@@ -1,25 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * decision-writer.c - store the decision rows on a second thread while the
- * build goes on walking the events: the build hands each row over (copied
- * into a bounded queue, texts included) and a writer thread binds and
- * steps the INSERT. The two threads share one SQLite connection and take
- * turns on it: the writer holds dc_writer's lock for each row it stores,
- * and the build takes the same lock (dc_writer_lock()) around every call
- * that may read from the connection (the counter series are loaded the
- * first time a pass needs them). Inserting the rows was about half of the
- * build's time, and most of the rest is not SQLite. The build writes each
- * row, with its two JSON texts, straight into the queue's next slot: the
- * rows are not copied.
+ * build goes on walking the events: the build writes each row, its two
+ * JSON texts included, straight into the next slot of a bounded queue (no
+ * copy), and a writer thread binds and steps the INSERT. The two threads
+ * share one SQLite connection and take turns on it: the writer holds
+ * dc_writer's lock for each row it stores, and the build takes the same
+ * lock (dc_writer_lock()) around every call that may read from the
+ * connection (the counter series are loaded the first time a pass needs
+ * them). Inserting the rows was about half of the build's time, and most
+ * of the rest is not SQLite.
  *
  * The rows are stored in the order they are handed over, so their ids are
  * 1, 2, ... in a fresh table (the build empties it first): the build gives
  * the id it expects with each row, and the writer checks it.
  *
- * Without SQLite's thread support (sqlite3_threadsafe() 0) every row is
- * stored when it is handed over, on the caller's thread.
+ * Without SQLite's thread support (sqlite3_threadsafe() 0), or on one CPU
+ * (the process's affinity: `taskset -c 0` runs it so), every row is stored
+ * when it is handed over, on the caller's thread.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,7 +85,8 @@ static void *writer_main(void *arg)
 
 		while (!w->done && w->count < BATCH_ROWS)
 			pthread_cond_wait(&w->has_rows, &w->queue_lock);
-		n = w->count;
+		/* a batch at a time, so that the build gets room again soon */
+		n = w->count < BATCH_ROWS ? w->count : BATCH_ROWS;
 		if (!n)
 			break;	/* done and drained */
 		pthread_mutex_unlock(&w->queue_lock);
@@ -111,9 +113,18 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
+/* Whether a second thread can run beside this one: more than one CPU to run on. */
+static int two_cpus(void)
+{
+	cpu_set_t cpus;
+
+	return sched_getaffinity(0, sizeof(cpus), &cpus) || CPU_COUNT(&cpus) > 1;
+}
+
 struct dc_writer *dc_writer_start(sqlite3 *sql, sqlite3_stmt *insert)
 {
 	struct dc_writer *w = calloc(1, sizeof(*w));
+	int threads = sqlite3_threadsafe() && two_cpus();
 
 	if (!w) {
 		vms_error("out of memory");
@@ -122,13 +133,13 @@ struct dc_writer *dc_writer_start(sqlite3 *sql, sqlite3_stmt *insert)
 	w->sql = sql;
 	w->insert = insert;
 	pthread_mutex_init(&w->sql_lock, NULL);
-	w->q = malloc((sqlite3_threadsafe() ? QUEUE_ROWS : 1) * sizeof(*w->q));
+	w->q = malloc((threads ? QUEUE_ROWS : 1) * sizeof(*w->q));
 	if (!w->q) {
 		free(w);
 		vms_error("out of memory");
 		return NULL;
 	}
-	if (!sqlite3_threadsafe())
+	if (!threads)
 		return w;	/* rows stored as they come */
 	pthread_mutex_init(&w->queue_lock, NULL);
 	pthread_cond_init(&w->has_rows, NULL);

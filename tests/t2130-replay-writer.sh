@@ -7,7 +7,8 @@
 # bench/replay-scale.sh (21,000 rows and more), replayed three times: the
 # ids are 1 to the number of rows with none missing, every row is the same
 # each time (a digest of every column), and every replay_result row points
-# at a stored decision. No root.
+# at a stored decision. And on one CPU (`taskset -c 0`: no second thread,
+# each row stored as it is built) the rows are the same. No root.
 . "$(dirname "$0")/test-lib.sh"
 
 S="$SRC_DIR/samples/traces"
@@ -42,6 +43,14 @@ test_expect_success SQLITE3 'thrash: three replays store the same rows, ids 1 to
 test_expect_success SQLITE3 'a 300,000-event recording: the same rows three times, ids 1 to n' '
 	sh "$SRC_DIR/bench/replay-scale.sh" thrash.db 300000 big.db "$SRC_DIR/vmscope" &&
 	same_thrice big.db
+'
+
+test_expect_success SQLITE3 'on one CPU (no writer thread): the same rows' '
+	command -v taskset > /dev/null || { echo "taskset is not installed (util-linux)"; exit 1; }
+	threaded=$(digest thrash.db) &&
+	taskset -c 0 "$SRC_DIR/vmscope" replay thrash.db > /dev/null 2>&1 &&
+	assert_eq "$(sql thrash.db "SELECT * FROM decision ORDER BY id" | sha256sum | cut -c1-16)" \
+		"$threaded" "the rows on one CPU"
 '
 
 test_done
