@@ -206,6 +206,7 @@ LIB_OBJS += replay/summary.o
 LIB_OBJS += replay/decision-load.o
 LIB_OBJS += replay/decision-json.o
 LIB_OBJS += replay/decision-row.o
+LIB_OBJS += replay/decision-writer.o
 LIB_OBJS += analyze/report-boost.o
 
 CMD_OBJS += main.o

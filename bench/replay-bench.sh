@@ -4,14 +4,14 @@
 # see bench/README.md).
 #
 # 1. The policies: decisions per second of every built-in policy, evaluated
-#    in memory over the decision records of the largest sample recording
+#    in memory over the decision records of the thrash sample recording
 #    (`vmscope replay --bench ROUNDS`: median of 21 rounds, each policy's
 #    time as a ratio to the baseline v6.18 in the same run), with the
 #    firmness asks as replay does them and with the answers only.
 # 2. The whole command, as a user runs it (`vmscope replay DB > /dev/null`:
 #    rebuilding the decisions, every built-in policy, storing the results,
 #    the report), on recordings of 0.1M, 1M and 10M events made from the
-#    largest sample by bench/replay-scale.sh (copies of its events laid end
+#    thrash sample by bench/replay-scale.sh (copies of its events laid end
 #    to end in time; cached in bench/work/replay-N.db). Per size: the median
 #    wall time of VMSCOPE_BENCH_RUNS rounds, events/s, the peak RSS
 #    (/usr/bin/time), the ratio to a reference run in the same round,
@@ -29,6 +29,9 @@
 #   VMSCOPE_BENCH_RUNS=3                       timed rounds of the whole command
 #   VMSCOPE_BENCH_SIZES="100000 1000000 10000000"  events of each recording
 #   VMSCOPE_BENCH_BIN=PATH                     time this vmscope binary instead
+#   VMSCOPE_BENCH_BEFORE=PATH                  also time this binary (e.g. a build of
+#                                              an older commit) just before each round,
+#                                              and print the ratios: before/after alternate
 #   VMSCOPE_BENCH_ONLY=policies|command        one of the two benchmarks
 # Exit status: 0 benchmark done; 1 it could not run.
 set -u
@@ -40,6 +43,7 @@ WORK=$ROOT/bench/work
 RUNS=${VMSCOPE_BENCH_RUNS:-3}
 SIZES=${VMSCOPE_BENCH_SIZES:-100000 1000000 10000000}
 ONLY=${VMSCOPE_BENCH_ONLY:-}
+BEFORE=${VMSCOPE_BENCH_BEFORE:-}
 SCRATCH=$(mktemp -d) || exit 1
 trap 'rm -rf "$SCRATCH"' EXIT
 trap 'rm -rf "$SCRATCH"; exit 130' INT
@@ -67,11 +71,14 @@ median() {
 [ -x "$VMSCOPE" ] || die "$VMSCOPE is not built (make all) or not executable"
 command -v sqlite3 > /dev/null || die "sqlite3 is not installed (Debian package sqlite3)"
 [ -x /usr/bin/time ] || die "/usr/bin/time is not installed (Debian package time)"
+[ -z "$BEFORE" ] || [ -x "$BEFORE" ] || die "VMSCOPE_BENCH_BEFORE: $BEFORE is not executable"
 case $RUNS in
 ''|*[!0-9]*|0) die "VMSCOPE_BENCH_RUNS must be a positive number" ;;
 esac
 
-largest=$(ls -S "$ROOT"/samples/traces/*.db.xz 2>/dev/null | head -1)
+# thrash (the figures in bench/README.md), else the largest sample
+largest=$ROOT/samples/traces/thrash.db.xz
+[ -f "$largest" ] || largest=$(ls -S "$ROOT"/samples/traces/*.db.xz 2>/dev/null | head -1)
 [ -n "$largest" ] || die "no sample recording in samples/traces"
 xz -dc "$largest" > "$SCRATCH/sample.db" || die "cannot unpack $largest"
 echo "sample: $(basename "$largest" .xz)"
@@ -88,7 +95,7 @@ mkdir -p "$WORK"
 echo
 printf '%-10s %10s %10s %12s %10s %10s %8s %12s\n' events "wall s" "cpu s" "events/s" "peak MiB" "ref s" \
 	ratio results
-first_per_event="" last_per_event="" phases=""
+first_per_event="" last_per_event="" phases="" befores=""
 for n in $SIZES; do
 	db=$WORK/replay-$n.db
 	if [ ! -s "$db" ] || [ "$db" -ot bench/replay-scale.sh ] || [ "$db" -ot "$largest" ] ||
@@ -99,9 +106,19 @@ for n in $SIZES; do
 	fi
 	events=$(sqlite3 "$db" "SELECT events FROM run")
 	sqlite3 "$db" "$reference_sql" > /dev/null	# warm-up: the file in the page cache
-	walls="" cpus="" refs="" peak=0
+	walls="" cpus="" refs="" peak=0 bwalls="" bcpus="" bpeak=0
 	r=0
 	while [ "$r" -lt "$RUNS" ]; do
+		if [ -n "$BEFORE" ]; then
+			b0=$(now)
+			/usr/bin/time -f '%U %S %M' -o "$SCRATCH/time" "$BEFORE" replay "$db" \
+				> /dev/null 2> "$SCRATCH/err" || { cat "$SCRATCH/err" >&2; die "$BEFORE replay failed on $db"; }
+			b1=$(now)
+			read -r user sys rss < "$SCRATCH/time"
+			bwalls="$bwalls $(echo "$b1 - $b0" | bc)"
+			bcpus="$bcpus $(echo "$user + $sys" | bc)"
+			[ "$rss" -gt "$bpeak" ] && bpeak=$rss
+		fi
 		t0=$(now)
 		sqlite3 "$db" "$reference_sql" > /dev/null || die "the reference failed on $db"
 		t1=$(now)
@@ -131,7 +148,19 @@ for n in $SIZES; do
 		"$(echo "$events / $wall" | bc -l)" "$(echo "$peak / 1024" | bc -l)" "$ref" \
 		"$(echo "$wall / $ref" | bc -l)" "$results"
 	last_wall=$wall
+	if [ -n "$BEFORE" ]; then
+		bwall=$(median $bwalls) bcpu=$(median $bcpus)
+		befores="$befores$(printf '%-10s before %s s wall, %s s CPU, %.1f MiB peak; before/after: wall %.2f, CPU %.2f' \
+			"$events" "$bwall" "$bcpu" "$(echo "$bpeak / 1024" | bc -l)" \
+			"$(echo "$bwall / $wall" | bc -l)" "$(echo "$bcpu / $cpu" | bc -l)")
+"
+	fi
 done
+if [ -n "$BEFORE" ]; then
+	echo
+	echo "before ($BEFORE, timed just before each round; medians):"
+	printf '%s' "$befores"
+fi
 echo
 echo "seconds per part, last round (VMSCOPE_TIMING):"
 printf '%s' "$phases"

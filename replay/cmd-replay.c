@@ -29,7 +29,9 @@ static const struct cli_help replay_help = {
 		 "reclaim, kswapd runs) with its inputs, run them through policies, and report\n"
 		 "where each would have decided differently from the recorded kernel. Results\n"
 		 "are stored in the tables decision, replay_result and the replay_* counts of DB.\n",
-	.more = "Exit status: 0 done; 1 DB unreadable or a policy failed to load; 2 usage\n"
+	.more = "A run with no counters (a trace imported bare) is judged on the bounds its\n"
+		"events give; table from-trace says which answers the trace alone decides.\n\n"
+		"Exit status: 0 done; 1 DB unreadable or a policy failed to load; 2 usage\n"
 		"error. See docs/replay.md.\n",
 };
 

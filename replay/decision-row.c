@@ -48,7 +48,8 @@ void dc_row_bind(const struct dc_row *r, sqlite3_stmt *st)
 			sqlite3_bind_double(st, c, r->f[c]);
 			break;
 		case SQLITE_TEXT:
-			sqlite3_bind_text(st, c, r->text[c], r->len[c], SQLITE_TRANSIENT);
+			/* not copied: the caller keeps the texts until the row is stepped */
+			sqlite3_bind_text(st, c, r->text[c], r->len[c], SQLITE_STATIC);
 			break;
 		default:
 			sqlite3_bind_null(st, c);

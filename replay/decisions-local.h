@@ -136,8 +136,29 @@ void dc_row_int(struct dc_row *r, int col, long long v);
 void dc_row_double(struct dc_row *r, int col, double v);
 /* @len < 0: up to the NUL. */
 void dc_row_text(struct dc_row *r, int col, const char *s, int len);
-/* Bind every column of @r to the INSERT @st (texts copied). */
+/* Bind every column of @r to the INSERT @st (texts not copied: keep them until it is stepped). */
 void dc_row_bind(const struct dc_row *r, sqlite3_stmt *st);
+/* --- decision-writer.c --- */
+
+/*
+ * Rows stored on a second thread: dc_writer_start() with the INSERT; for
+ * each row, dc_writer_next() gives the row to fill (not cleared) and room
+ * for its two JSON texts (DECISION_JSON_MAX each), and dc_writer_push()
+ * hands it over as row @id, which must be the rowid the INSERT gives it
+ * (checked); its other texts must stay until dc_writer_finish(). Around
+ * any other use of @sql meanwhile, dc_writer_lock()/dc_writer_unlock().
+ * dc_writer_finish() waits for the last row and frees the writer (the
+ * INSERT stays the caller's). Return: next NULL, push and finish -1 on a
+ * failure (vms_error set; a failure of the writer is reported by finish).
+ */
+struct dc_writer;
+struct dc_writer *dc_writer_start(sqlite3 *sql, sqlite3_stmt *insert);
+struct dc_row *dc_writer_next(struct dc_writer *w, char **json0, char **json1);
+int dc_writer_push(struct dc_writer *w, long long id);
+void dc_writer_lock(struct dc_writer *w);
+void dc_writer_unlock(struct dc_writer *w);
+int dc_writer_finish(struct dc_writer *w);
+
 struct decision;
 /* decision-load.c: the record of row @r of id @id, before decisions_order(). */
 void dc_decision_of_row(const struct dc_row *r, long long id, struct decision *d);

@@ -61,6 +61,7 @@ struct builder {
 	struct vms_db *db;
 	sqlite3 *sql;
 	sqlite3_stmt *insert;
+	struct dc_writer *writer;	/* stores the rows on a second thread (decision-writer.c) */
 	/*
 	 * The counter samples, read into memory when first needed (a failure
 	 * to read them is kept in series_failed and reported at the end).
@@ -143,11 +144,30 @@ static int sql_fail(struct builder *b, const char *what)
 }
 
 /*
+ * While the writer stores rows (decision-writer.c), the build takes the
+ * connection in turn to load a counter series (the only reads of the walk).
+ */
+static void sql_turn(struct builder *b)
+{
+	if (b->writer)
+		dc_writer_lock(b->writer);
+}
+
+/* Return: @rc, the loader's. */
+static int sql_turn_done(struct builder *b, int rc)
+{
+	if (b->writer)
+		dc_writer_unlock(b->writer);
+	return rc;
+}
+
+/*
  * Whether @series is in memory: the first time, @rc is its loader's return
  * (a failure is kept in b->series_failed and reported once at the end).
  */
 #define SERIES_READY(b, series, load) \
-	((series)->loaded || (!(b)->series_failed && ((load) ? ((b)->series_failed = 1, 0) : 1)))
+	((series)->loaded || (!(b)->series_failed && \
+			      (sql_turn(b), sql_turn_done((b), (load))) ? ((b)->series_failed = 1, 0) : 1))
 
 /* The sample at or before @ts (or with @after, the first after it), or NULL. */
 static const struct dc_sample *find(const struct dc_series *series, int after, long long ts)
@@ -457,7 +477,7 @@ static void snapshot_refaults(struct builder *b, int nid, long long ts)
 }
 
 /* A record: a pass (@p set) or a kswapd run (@p NULL; the run fields of @t). */
-/* Keep the record of row @r, just inserted, in memory too. */
+/* Keep the record of row @r, handed to the writer as row b->records, in memory too. */
 static int keep_record(struct builder *b, const struct dc_row *r)
 {
 	if (b->records > b->kept_alloc) {
@@ -469,7 +489,7 @@ static int keep_record(struct builder *b, const struct dc_row *r)
 		b->kept = nk;
 		b->kept_alloc = na;
 	}
-	dc_decision_of_row(r, sqlite3_last_insert_rowid(b->sql), &b->kept[b->records - 1]);
+	dc_decision_of_row(r, b->records, &b->kept[b->records - 1]);
 	return 0;
 }
 
@@ -479,12 +499,15 @@ static int insert_record(struct builder *b, struct task_state *t, const char *ki
 			 long long slab_freed, int nid, int runs_since_success, int restarted,
 			 const struct pass *p)
 {
-	sqlite3_stmt *st = b->insert;
-	char prov[DECISION_JSON_MAX], ranges[DECISION_JSON_MAX];
-	size_t prov_len = decision_provenance_json(prov, in), ranges_len = decision_range_json(ranges, in);
-	struct dc_row row;
-	struct dc_row *r = &row;
+	char *prov, *ranges;
+	size_t prov_len, ranges_len;
+	/* the row is filled in the writer's queue, its JSON texts too */
+	struct dc_row *r = dc_writer_next(b->writer, &prov, &ranges);
 
+	if (!r)
+		return -1;
+	prov_len = decision_provenance_json(prov, in);
+	ranges_len = decision_range_json(ranges, in);
 	dc_row_clear(r);
 	r->in = in;
 	dc_row_text(r, DC_KIND, kind, -1);
@@ -547,12 +570,11 @@ static int insert_record(struct builder *b, struct task_state *t, const char *ki
 		dc_row_int(r, DC_FIRST_SWEEP_SLAB_FREED, t->first_slab_freed);
 		dc_row_int(r, DC_RETRIED, t->run_retried);
 	}
-	sqlite3_reset(st);
-	dc_row_bind(r, st);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return sql_fail(b, "cannot store a decision");
 	b->records++;
-	return b->keep ? keep_record(b, r) : 0;
+	if (b->keep && keep_record(b, r))
+		return -1;
+	/* the table was emptied: the rows get ids 1, 2, ... in this order */
+	return dc_writer_push(b->writer, b->records);
 }
 
 static int close_pass(struct builder *b, struct task_state *t)
@@ -869,7 +891,11 @@ long decisions_build(struct vms_db *db, struct decision **records)
 	if (vms_db_exec(db, "DELETE FROM replay_result; DELETE FROM decision") || prepare(&b) ||
 	    decision_stream_read(b.sql, vms_db_path(db), &events))
 		goto out;
+	/* the trace's facts are read before the writer thread shares the connection */
 	if (b.bare && trace_facts_load(b.sql, vms_db_path(db), &events, &b.facts))
+		goto out;
+	b.writer = dc_writer_start(b.sql, b.insert);
+	if (!b.writer)
 		goto out;
 	while ((e = decision_stream_next(&events))) {
 		if (e->pid != t.pid) {
@@ -884,6 +910,11 @@ long decisions_build(struct vms_db *db, struct decision **records)
 	}
 	if (t.pid >= 0 && close_run(&b, &t, t.pass.ts_end))
 		goto out;
+	rc = dc_writer_finish(b.writer);	/* the last rows stored */
+	b.writer = NULL;
+	if (rc < 0)
+		goto out;
+	rc = -1;
 	if (b.series_failed)
 		goto out;	/* vms_error set by the failed read */
 	decision_stream_release(&events);	/* before the records are ordered: less memory at once */
@@ -895,6 +926,8 @@ long decisions_build(struct vms_db *db, struct decision **records)
 	}
 	rc = b.records;
 out:
+	/* a failed walk; when the writer failed first, its error is the one reported */
+	dc_writer_finish(b.writer);
 	free(b.kept);
 	decision_stream_release(&events);
 	for (i = 0; i < 64; i++) {

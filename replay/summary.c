@@ -89,6 +89,12 @@ void summary_free(struct replay_summary *s)
 	free(s);
 }
 
+/* The answers are string constants: mostly the same pointer when the same text. */
+static int same_text(const char *x, const char *y)
+{
+	return x == y || !strcmp(x, y);
+}
+
 /* The group of answers that differ from the baseline's as @a does, made when new. */
 static struct vs_group *vs_group_of(struct replay_summary *s, const struct summary_answer *a,
 				    const char *baseline)
@@ -98,7 +104,7 @@ static struct vs_group *vs_group_of(struct replay_summary *s, const struct summa
 	for (long i = 0; i < s->nvs; i++) {
 		g = &s->vs[i];
 		if (g->policy == a->policy && g->question == a->question &&
-		    !strcmp(g->baseline, baseline) && !strcmp(g->answer, a->answer))
+		    same_text(g->baseline, baseline) && same_text(g->answer, a->answer))
 			return g;
 	}
 	if (s->nvs == s->vs_alloc) {
@@ -150,7 +156,7 @@ int summary_add(struct replay_summary *s, const struct summary_answer *a)
 	}
 	if (a->policy == 0) {
 		*base = a->answer;
-	} else if (*base && strcmp(*base, a->answer)) {
+	} else if (*base && !same_text(*base, a->answer)) {
 		struct vs_group *v = vs_group_of(s, a, *base);
 
 		if (!v)
