@@ -366,6 +366,9 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 	 * The recorded kernel's scan targets (the 6.18 model): an active list is
 	 * aged only when get_scan_count() gave it a target, which the scan
 	 * fraction can round to nothing even where its size >> priority is not.
+	 * Where the model gives the type's inactive list no target although the
+	 * kernel scanned it, the model's fraction is not the kernel's: the size
+	 * >> priority decides, as before.
 	 */
 	struct vms_scan_decision kernel_sd;
 	int have_kernel_sd = lru_known &&
@@ -374,8 +377,8 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 	for (int file = 0; file <= 1 && lru_known; file++) {
 		long long active = in->have_lru_size ? in->lru_size[file ? 3 : 1] :	/* exact inputs */
 				   file ? in->active_file.v : in->active_anon.v;
-		long long target = have_kernel_sd ? kl_list_target(in, &kernel_sd, file ? 3 : 1) :
-				   active >> in->priority;
+		long long target = have_kernel_sd && kl_list_target(in, &kernel_sd, file ? 2 : 0) > 0 ?
+				   kl_list_target(in, &kernel_sd, file ? 3 : 1) : active >> in->priority;
 		long long scanned_inactive = d->scanned[file ? 2 : 0];
 		int q = file ? Q_DEACT_FILE : Q_DEACT_ANON, want, did;
 
