@@ -248,7 +248,12 @@ int cmd_replay(int argc, const char **argv)
 	 * zeroing them wrote (and journaled) the whole of them again, 6 s of a
 	 * second replay of 10M events.
 	 */
-	if (vms_db_exec(db, "PRAGMA secure_delete = OFF") ||
+	/*
+	 * A page cache of 64 MiB, not SQLite's 2 MiB: building the two indexes
+	 * of replay_result over the rows of a 10M-event recording (a million)
+	 * took a fifth less time with it.
+	 */
+	if (vms_db_exec(db, "PRAGMA secure_delete = OFF; PRAGMA cache_size = -65536") ||
 	    vms_db_exec(db, "DROP TABLE IF EXISTS replay_trivial; DROP TABLE IF EXISTS replay_result;"
 			" DROP TABLE IF EXISTS decision; DROP TABLE IF EXISTS replay_summary;"
 			" DROP TABLE IF EXISTS replay_count; DROP TABLE IF EXISTS replay_trivial_count;"

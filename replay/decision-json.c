@@ -5,7 +5,9 @@
  * 'unknown') and decision.input_range (input -> [lo, hi]), written into a
  * caller's buffer by plain appends: the build writes one of each per
  * record, and formatting them with printf was a quarter of its time.
- * The texts are byte for byte what decisions.c printed before.
+ * The texts are byte for byte what decisions.c printed before. The lengths
+ * of the keys and fixed parts are known when compiled: a strlen() per part
+ * was 6% of the build's main thread at 10M events (perf).
  */
 #include <string.h>
 
@@ -16,15 +18,18 @@ struct json_out {
 	char *p, *end;
 };
 
-static void put(struct json_out *o, const char *s)
+static void put_n(struct json_out *o, const char *s, size_t n)
 {
-	size_t n = strlen(s);
-
 	if (n > (size_t)(o->end - o->p))
 		n = o->end - o->p;
 	memcpy(o->p, s, n);
 	o->p += n;
 }
+
+/* A string literal, its length known when compiled (no strlen per text) */
+#define put_lit(o, s) put_n(o, s, sizeof(s) - 1)
+/* A key of the tables below: the text and its length */
+#define KEY(s) s, sizeof(s) - 1
 
 static void put_int(struct json_out *o, long long v)
 {
@@ -37,60 +42,70 @@ static void put_int(struct json_out *o, long long v)
 	while (u /= 10);
 	if (v < 0)
 		*--d = '-';
-	put(o, d);
+	put_n(o, d, digits + sizeof(digits) - 1 - d);
 }
 
-static const char *prov_text(enum vms_prov p)
+static void put_prov(struct json_out *o, enum vms_prov p)
 {
-	static const char *const names[] = { "exact", "sampled", "inferred", "unknown" };
+	static const struct { const char *s; size_t n; } names[] = {
+		{ KEY("exact") }, { KEY("sampled") }, { KEY("inferred") }, { KEY("unknown") },
+	};
 
-	return names[p];
+	put_n(o, names[p].s, names[p].n);
 }
 
 size_t decision_provenance_json(char *buf, const struct vms_pass_input *in)
 {
-	const struct { const char *key; enum vms_prov prov; } v[] = {
-		{ "lru", in->inactive_file.prov }, { "free", in->free_pages.prov },
-		{ "high_wmark", in->high_wmark.prov }, { "boost", in->boost.prov },
-		{ "swappiness", in->swappiness.prov }, { "swap_free", in->swap_free.prov },
-		{ "swap_total", in->swap_total.prov }, { "boost_reclaim", in->boost_reclaim.prov },
-		{ "refault_file", in->refault_file.prov }, { "refault_anon", in->refault_anon.prov },
+	const struct { const char *key; size_t len; enum vms_prov prov; } v[] = {
+		{ KEY("lru"), in->inactive_file.prov }, { KEY("free"), in->free_pages.prov },
+		{ KEY("high_wmark"), in->high_wmark.prov }, { KEY("boost"), in->boost.prov },
+		{ KEY("swappiness"), in->swappiness.prov }, { KEY("swap_free"), in->swap_free.prov },
+		{ KEY("swap_total"), in->swap_total.prov },
+		{ KEY("boost_reclaim"), in->boost_reclaim.prov },
+		{ KEY("refault_file"), in->refault_file.prov },
+		{ KEY("refault_anon"), in->refault_anon.prov },
 	};
 	struct json_out o = { buf, buf + DECISION_JSON_MAX - 1 };
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		put(&o, i ? ",\"" : "{\"");
-		put(&o, v[i].key);
-		put(&o, "\":\"");
-		put(&o, prov_text(v[i].prov));
-		put(&o, "\"");
+		if (i)
+			put_lit(&o, ",\"");
+		else
+			put_lit(&o, "{\"");
+		put_n(&o, v[i].key, v[i].len);
+		put_lit(&o, "\":\"");
+		put_prov(&o, v[i].prov);
+		put_lit(&o, "\"");
 	}
-	put(&o, ",\"priority\":\"exact\",\"outcome\":\"exact\"}");
+	put_lit(&o, ",\"priority\":\"exact\",\"outcome\":\"exact\"}");
 	*o.p = 0;
 	return o.p - buf;
 }
 
 size_t decision_range_json(char *buf, const struct vms_pass_input *in)
 {
-	const struct { const char *key; const struct vms_value *v; } r[] = {
-		{ "inactive_anon", &in->inactive_anon }, { "active_anon", &in->active_anon },
-		{ "inactive_file", &in->inactive_file }, { "active_file", &in->active_file },
-		{ "free", &in->free_pages }, { "high_wmark", &in->high_wmark }, { "boost", &in->boost },
-		{ "swap_free", &in->swap_free }, { "refault_file", &in->refault_file },
-		{ "refault_anon", &in->refault_anon },
+	const struct { const char *key; size_t len; const struct vms_value *v; } r[] = {
+		{ KEY("inactive_anon"), &in->inactive_anon }, { KEY("active_anon"), &in->active_anon },
+		{ KEY("inactive_file"), &in->inactive_file }, { KEY("active_file"), &in->active_file },
+		{ KEY("free"), &in->free_pages }, { KEY("high_wmark"), &in->high_wmark },
+		{ KEY("boost"), &in->boost }, { KEY("swap_free"), &in->swap_free },
+		{ KEY("refault_file"), &in->refault_file }, { KEY("refault_anon"), &in->refault_anon },
 	};
 	struct json_out o = { buf, buf + DECISION_JSON_MAX - 1 };
 
 	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
-		put(&o, i ? ",\"" : "{\"");
-		put(&o, r[i].key);
-		put(&o, "\":[");
+		if (i)
+			put_lit(&o, ",\"");
+		else
+			put_lit(&o, "{\"");
+		put_n(&o, r[i].key, r[i].len);
+		put_lit(&o, "\":[");
 		put_int(&o, r[i].v->lo);
-		put(&o, ",");
+		put_lit(&o, ",");
 		put_int(&o, r[i].v->hi);
-		put(&o, "]");
+		put_lit(&o, "]");
 	}
-	put(&o, "}");
+	put_lit(&o, "}");
 	*o.p = 0;
 	return o.p - buf;
 }

@@ -12,7 +12,14 @@
  * ORDER BY pid, ts gave over the UNION ALL of the tables in this order,
  * which sorted each table (stably) and merged them, the earlier table first.
  * Replaces that ORDER BY, which sorted every event in SQLite.
+ *
+ * The tables are read on two threads: each table has its place in the
+ * array (the counts of the tables before it), a second thread with its own
+ * read-only connection reads about half of the rows, and the array is what
+ * one thread reading table after table would give. Without that connection
+ * (a database that cannot be opened twice) the calling thread reads them all.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,19 +64,24 @@ static int int_or_none(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 : sqlite3_column_int(st, i);
 }
 
-/* Append the rows of @arm to s->ev (room for them was counted). */
-static int read_arm(sqlite3 *sql, const char *path, const struct arm *arm, size_t cap,
-		    struct decision_stream *s)
+/*
+ * Read the rows of @arm into @ev, at most @cap (its count); *@got: how many.
+ * Return: 0, or an SQLite error code (the message is @sql's).
+ */
+static int read_arm(sqlite3 *sql, const struct arm *arm, struct stream_event *ev, size_t cap,
+		    size_t *got)
 {
 	sqlite3_stmt *st = NULL;
 	char q[512];
 	int r;
 
+	*got = 0;
 	snprintf(q, sizeof(q), "SELECT pid, ts, %s FROM %s", arm->cols, arm->table);
-	if (sqlite3_prepare_v2(sql, q, -1, &st, NULL))
-		return read_fail(sql, path);
-	while ((r = sqlite3_step(st)) == SQLITE_ROW && s->n < cap) {
-		struct stream_event *e = &s->ev[s->n++];
+	r = sqlite3_prepare_v2(sql, q, -1, &st, NULL);
+	if (r)
+		return r;
+	while ((r = sqlite3_step(st)) == SQLITE_ROW && *got < cap) {
+		struct stream_event *e = &ev[(*got)++];
 
 		e->pid = sqlite3_column_int(st, 0);
 		e->ts = sqlite3_column_int64(st, 1);
@@ -88,16 +100,12 @@ static int read_arm(sqlite3 *sql, const char *path, const struct arm *arm, size_
 			e->e = sqlite3_column_int64(st, 8);
 		}
 	}
-	if (r != SQLITE_DONE && r != SQLITE_ROW) {
-		sqlite3_finalize(st);
-		return read_fail(sql, path);
-	}
 	sqlite3_finalize(st);
-	return 0;
+	return r == SQLITE_DONE || r == SQLITE_ROW ? 0 : r;
 }
 
-/* The number of rows of all the tables. */
-static int count_rows(sqlite3 *sql, const char *path, size_t *n)
+/* The number of rows of each table (@count, NARMS of them) and of all (@n). */
+static int count_rows(sqlite3 *sql, const char *path, size_t *count, size_t *n)
 {
 	sqlite3_stmt *st = NULL;
 	char q[256];
@@ -109,8 +117,99 @@ static int count_rows(sqlite3 *sql, const char *path, size_t *n)
 			sqlite3_finalize(st);
 			return read_fail(sql, path);
 		}
-		*n += (size_t)sqlite3_column_int64(st, 0);
+		count[i] = (size_t)sqlite3_column_int64(st, 0);
+		*n += count[i];
 		sqlite3_finalize(st);
+	}
+	return 0;
+}
+
+/* The tables' places in the array, and which thread reads each. */
+struct arm_plan {
+	struct stream_event *ev;
+	size_t start[NARMS], count[NARMS], got[NARMS];
+	int second[NARMS];		/* read by the second thread */
+	const char *path;		/* the database, opened again by the second thread */
+	int rc;				/* the second thread's: 0, or an SQLite error code */
+	char err[256];			/* and its message */
+	int opened;			/* it had a connection of its own */
+};
+
+/* Read the tables of @plan marked @second (1) or not (0) through @sql. */
+static int read_arms(sqlite3 *sql, struct arm_plan *plan, int second)
+{
+	for (size_t i = 0; i < NARMS; i++) {
+		int r;
+
+		if (plan->second[i] != second)
+			continue;
+		r = read_arm(sql, &arms[i], plan->ev + plan->start[i], plan->count[i], &plan->got[i]);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static void *second_reader(void *arg)
+{
+	struct arm_plan *plan = arg;
+	sqlite3 *sql = NULL;
+
+	if (sqlite3_open_v2(plan->path, &sql, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL)) {
+		sqlite3_close(sql);
+		return NULL;	/* not opened: the calling thread reads these tables */
+	}
+	sqlite3_busy_timeout(sql, 10000);
+	plan->opened = 1;
+	plan->rc = read_arms(sql, plan, 1);
+	if (plan->rc)
+		snprintf(plan->err, sizeof(plan->err), "%s", sqlite3_errmsg(sql));
+	sqlite3_close(sql);
+	return NULL;
+}
+
+/*
+ * Read every table into s->ev, each at its place: about half of the rows
+ * (the largest tables first, to the lighter side) on a second thread.
+ */
+static int read_all(sqlite3 *sql, const char *path, const size_t *count, struct decision_stream *s)
+{
+	struct arm_plan plan = { .ev = s->ev, .path = path };
+	size_t load[2] = { 0, 0 }, at = 0;
+	int done[NARMS] = { 0 }, r;
+	pthread_t thread;
+	int threaded;
+
+	for (size_t i = 0; i < NARMS; i++) {
+		plan.start[i] = at;
+		plan.count[i] = count[i];
+		at += count[i];
+	}
+	for (size_t k = 0; k < NARMS; k++) {
+		size_t big = NARMS;
+
+		for (size_t i = 0; i < NARMS; i++)
+			if (!done[i] && (big == NARMS || count[i] > count[big]))
+				big = i;
+		done[big] = 1;
+		plan.second[big] = load[1] < load[0];
+		load[plan.second[big]] += count[big];
+	}
+	threaded = path && *path && !pthread_create(&thread, NULL, second_reader, &plan);
+	r = read_arms(sql, &plan, 0);
+	if (threaded)
+		pthread_join(thread, NULL);
+	if (r)
+		return read_fail(sql, path);
+	if (plan.rc)
+		return vms_error("%s: cannot read the reclaim events: %s", path, plan.err);
+	if (!plan.opened && read_arms(sql, &plan, 1))
+		return read_fail(sql, path);
+	/* tables that had fewer rows than counted: close the gaps, in order */
+	for (size_t i = 0; i < NARMS; i++) {
+		if (s->n != plan.start[i])
+			memmove(s->ev + s->n, s->ev + plan.start[i], plan.got[i] * sizeof(*s->ev));
+		s->n += plan.got[i];
 	}
 	return 0;
 }
@@ -235,12 +334,12 @@ static void sort_task(struct decision_stream *s, size_t lo, size_t hi, unsigned 
 
 int decision_stream_read(sqlite3 *sql, const char *path, struct decision_stream *s)
 {
-	size_t cap, *bounds = NULL, ntasks = 0;
+	size_t cap, *bounds = NULL, ntasks = 0, count[NARMS];
 	unsigned int *tmp = NULL;
 	int rc = -1;
 
 	memset(s, 0, sizeof(*s));
-	if (count_rows(sql, path, &cap))
+	if (count_rows(sql, path, count, &cap))
 		return -1;
 	if (cap >= 0xffffffffu)
 		return vms_error("%s: too many reclaim events to replay (%zu)", path, cap);
@@ -251,9 +350,8 @@ int decision_stream_read(sqlite3 *sql, const char *path, struct decision_stream 
 		vms_error("out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < NARMS; i++)
-		if (read_arm(sql, path, &arms[i], cap, s))
-			goto out;
+	if (read_all(sql, path, count, s))
+		goto out;
 	if (order_by_pid(s, &bounds, &ntasks))
 		goto out;
 	for (size_t i = 0; i < ntasks; i++)

@@ -888,8 +888,9 @@ long decisions_build(struct vms_db *db, struct decision **records)
 	long rc = -1;
 	int i;
 
-	if (vms_db_exec(db, "DELETE FROM replay_result; DELETE FROM decision") || prepare(&b) ||
-	    decision_stream_read(b.sql, vms_db_path(db), &events))
+	/* read before the first write: a second connection reads beside this one */
+	if (prepare(&b) || decision_stream_read(b.sql, vms_db_path(db), &events) ||
+	    vms_db_exec(db, "DELETE FROM replay_result; DELETE FROM decision"))
 		goto out;
 	/* the trace's facts are read before the writer thread shares the connection */
 	if (b.bare && trace_facts_load(b.sql, vms_db_path(db), &events, &b.facts))
