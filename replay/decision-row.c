@@ -37,21 +37,26 @@ void dc_row_text(struct dc_row *r, int col, const char *s, int len)
 	r->len[col] = len < 0 ? (int)strlen(s) : len;
 }
 
-void dc_row_bind(const struct dc_row *r, sqlite3_stmt *st)
+void dc_row_bind_at(const struct dc_row *r, sqlite3_stmt *st, int base)
 {
 	for (int c = 1; c <= DC_COLUMNS; c++)
 		switch (r->type[c]) {
 		case SQLITE_INTEGER:
-			sqlite3_bind_int64(st, c, r->i[c]);
+			sqlite3_bind_int64(st, base + c, r->i[c]);
 			break;
 		case SQLITE_FLOAT:
-			sqlite3_bind_double(st, c, r->f[c]);
+			sqlite3_bind_double(st, base + c, r->f[c]);
 			break;
 		case SQLITE_TEXT:
 			/* not copied: the caller keeps the texts until the row is stepped */
-			sqlite3_bind_text(st, c, r->text[c], r->len[c], SQLITE_STATIC);
+			sqlite3_bind_text(st, base + c, r->text[c], r->len[c], SQLITE_STATIC);
 			break;
 		default:
-			sqlite3_bind_null(st, c);
+			sqlite3_bind_null(st, base + c);
 		}
+}
+
+void dc_row_bind(const struct dc_row *r, sqlite3_stmt *st)
+{
+	dc_row_bind_at(r, st, 0);
 }

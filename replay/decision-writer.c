@@ -9,7 +9,10 @@
  * lock (dc_writer_lock()) around every call that may read from the
  * connection (the counter series are loaded the first time a pass needs
  * them). Inserting the rows was about half of the build's time, and most
- * of the rest is not SQLite.
+ * of the rest is not SQLite. The writer inserts ROWS_PER_INSERT rows per
+ * INSERT (one statement with as many value lists, made from the caller's
+ * one-row INSERT): at 10M events the build waited 2.9 s of its 6 s for room
+ * in the queue with one row per INSERT.
  *
  * The rows are stored in the order they are handed over, so their ids are
  * 1, 2, ... in a fresh table (the build empties it first): the build gives
@@ -34,6 +37,8 @@
 #define QUEUE_ROWS 4096
 /* The writer wakes for this many rows (or the last ones). */
 #define BATCH_ROWS 128
+/* Rows of one INSERT statement of the writer (BATCH_ROWS is a multiple). */
+#define ROWS_PER_INSERT 16
 
 struct queued_row {
 	struct dc_row row;
@@ -44,6 +49,7 @@ struct queued_row {
 struct dc_writer {
 	sqlite3 *sql;
 	sqlite3_stmt *insert;
+	sqlite3_stmt *insert_many;	/* ROWS_PER_INSERT rows, or NULL: one at a time */
 	int threaded;
 	pthread_t thread;
 	pthread_mutex_t sql_lock;	/* whoever uses sql holds it */
@@ -75,6 +81,71 @@ static int store_row(struct dc_writer *w, const struct dc_row *r, long long id)
 	return 0;
 }
 
+/* Store the ROWS_PER_INSERT rows from slot @at, the first as row @id. Return: 0 or -1. */
+static int store_rows(struct dc_writer *w, size_t at, long long id)
+{
+	sqlite3_reset(w->insert_many);
+	for (int k = 0; k < ROWS_PER_INSERT; k++) {
+		const struct queued_row *qr = &w->q[(at + k) % QUEUE_ROWS];
+
+		if (qr->id != id + k) {
+			snprintf(w->error, sizeof(w->error), "decision %lld was handed over as row "
+				 "%lld: the rows are not in order", qr->id, id + k);
+			return -1;
+		}
+		dc_row_bind_at(&qr->row, w->insert_many, k * DC_COLUMNS);
+	}
+	if (sqlite3_step(w->insert_many) != SQLITE_DONE) {
+		snprintf(w->error, sizeof(w->error), "cannot store a decision: %s",
+			 sqlite3_errmsg(w->sql));
+		return -1;
+	}
+	if (sqlite3_last_insert_rowid(w->sql) != id + ROWS_PER_INSERT - 1) {
+		snprintf(w->error, sizeof(w->error), "decision %lld was stored as row %lld: the table "
+			 "was not empty", id + ROWS_PER_INSERT - 1,
+			 (long long)sqlite3_last_insert_rowid(w->sql));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The INSERT of ROWS_PER_INSERT rows made from @one, the INSERT of one row
+ * ("... VALUES (?, ..., ?)"), or NULL (then the rows go one at a time).
+ */
+static sqlite3_stmt *prepare_many(sqlite3 *sql, sqlite3_stmt *one)
+{
+	const char *text = sqlite3_sql(one), *values = text ? strstr(text, " VALUES (") : NULL;
+	size_t head, group;
+	sqlite3_stmt *st = NULL;
+	char *q, *p;
+
+	if (!values || sqlite3_bind_parameter_count(one) != DC_COLUMNS)
+		return NULL;
+	head = values - text + strlen(" VALUES ");
+	group = strlen(values + strlen(" VALUES "));
+	q = malloc(head + ROWS_PER_INSERT * (group + 2) + 1);
+	if (!q)
+		return NULL;
+	memcpy(q, text, head);
+	p = q + head;
+	for (int k = 0; k < ROWS_PER_INSERT; k++) {
+		if (k) {
+			memcpy(p, ", ", 2);
+			p += 2;
+		}
+		memcpy(p, values + strlen(" VALUES "), group);
+		p += group;
+	}
+	*p = 0;
+	if (sqlite3_prepare_v2(sql, q, -1, &st, NULL)) {
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	free(q);
+	return st;
+}
+
 static void *writer_main(void *arg)
 {
 	struct dc_writer *w = arg;
@@ -91,13 +162,15 @@ static void *writer_main(void *arg)
 			break;	/* done and drained */
 		pthread_mutex_unlock(&w->queue_lock);
 		/* the producer only appends past head + count: these n rows are the writer's */
-		for (k = 0; k < n; k++) {
+		for (k = 0; k < n;) {
 			struct queued_row *qr = &w->q[(w->head + k) % QUEUE_ROWS];
-			int rc;
+			int many = w->insert_many && n - k >= ROWS_PER_INSERT, rc;
 
 			pthread_mutex_lock(&w->sql_lock);
-			rc = w->failed ? 0 : store_row(w, &qr->row, qr->id);
+			rc = w->failed ? 0 : many ? store_rows(w, w->head + k, qr->id) :
+						    store_row(w, &qr->row, qr->id);
 			pthread_mutex_unlock(&w->sql_lock);
+			k += many ? ROWS_PER_INSERT : 1;
 			if (rc) {
 				pthread_mutex_lock(&w->queue_lock);
 				w->failed = 1;
@@ -144,6 +217,7 @@ struct dc_writer *dc_writer_start(sqlite3 *sql, sqlite3_stmt *insert)
 	pthread_mutex_init(&w->queue_lock, NULL);
 	pthread_cond_init(&w->has_rows, NULL);
 	pthread_cond_init(&w->has_room, NULL);
+	w->insert_many = prepare_many(sql, insert);
 	w->threaded = !pthread_create(&w->thread, NULL, writer_main, w);
 	if (!w->threaded) {	/* no second thread: rows stored as they come */
 		pthread_cond_destroy(&w->has_rows);
@@ -226,6 +300,7 @@ int dc_writer_finish(struct dc_writer *w)
 	if (failed)
 		vms_error("%s", w->error);
 	pthread_mutex_destroy(&w->sql_lock);
+	sqlite3_finalize(w->insert_many);
 	free(w->q);
 	free(w);
 	return failed ? -1 : 0;

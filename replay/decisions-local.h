@@ -138,6 +138,8 @@ void dc_row_double(struct dc_row *r, int col, double v);
 void dc_row_text(struct dc_row *r, int col, const char *s, int len);
 /* Bind every column of @r to the INSERT @st (texts not copied: keep them until it is stepped). */
 void dc_row_bind(const struct dc_row *r, sqlite3_stmt *st);
+/* The same, as parameters @base + 1 to @base + DC_COLUMNS (a row of a multi-row INSERT). */
+void dc_row_bind_at(const struct dc_row *r, sqlite3_stmt *st, int base);
 /* --- decision-writer.c --- */
 
 /*
