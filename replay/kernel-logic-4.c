@@ -98,7 +98,7 @@ out:
  * referenced_ptes > 1" or VM_EXEC, else PAGEREF_KEEP). So a mapped anon
  * (swap-backed: the anon LRU) page used once is activated; a file page is
  * kept. The anon test is gone by 5.10 (its VM_EXEC test reads "&&
- * !PageSwapBacked(page)": 5.8, the anon workingset).
+ * !PageSwapBacked(page)"; 5.8 by the kernel's history, the anon workingset).
  */
 int kl4_mapped_once(void *priv, const struct vms_pass_input *in, int file)
 {

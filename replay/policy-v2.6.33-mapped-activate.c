@@ -26,8 +26,13 @@
  */
 #include "replay.h"
 
+/* PAGE_ALLOC_COSTLY_ORDER: above it 2.6.33 reclaims lumpily, ignoring references */
+#define COSTLY_ORDER 3
+
 static int v2633_mapped_once(void *priv, const struct vms_pass_input *in, int file)
 {
+	if (in->order > COSTLY_ORDER)
+		return VMS_UNDECIDABLE;	/* reclaimed, neither kept nor activated */
 	return 1;	/* referenced && page_mapping_inuse(): activate_locked */
 }
 

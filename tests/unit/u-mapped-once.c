@@ -139,6 +139,13 @@ int main(void)
 	       "2.6.33: file, referenced && page_mapping_inuse(): activate_locked");
 	is_int(policy_v2_6_33_mapped_activate.mapped_once(NULL, &in, 0), 1,
 	       "2.6.33: anon, referenced && page_mapped(): activate_locked");
+	in.order = 4;
+	is_int(policy_v2_6_33_mapped_activate.mapped_once(NULL, &in, 1), VMS_UNDECIDABLE,
+	       "2.6.33: order 4 > PAGE_ALLOC_COSTLY_ORDER: lumpy, reclaimed: neither answer");
+	in.order = 3;
+	is_int(policy_v2_6_33_mapped_activate.mapped_once(NULL, &in, 1), 1,
+	       "2.6.33: order 3 = PAGE_ALLOC_COSTLY_ORDER: activated");
+	in.order = 0;
 	is_int(policy_v4_12_actual_reclaim.mapped_once(NULL, &in, 0), 1,
 	       "4.19: anon, PageSwapBacked: PAGEREF_ACTIVATE");
 	is_int(policy_v4_12_actual_reclaim.mapped_once(NULL, &in, 1), 0,
