@@ -158,6 +158,7 @@ LIB_OBJS += record/import-dat.o
 LIB_OBJS += record/import-text.o
 LIB_OBJS += record/live.o
 LIB_OBJS += record/spool.o
+LIB_OBJS += replay/policy-v2.6.33-mapped-activate.o
 LIB_OBJS += record/spool-decode.o
 LIB_OBJS += record/recover.o
 LIB_OBJS += record/text-line.o
@@ -234,6 +235,7 @@ UNIT_TESTS += tests/unit/u-window
 UNIT_TESTS += tests/unit/u-hostile-names
 UNIT_TESTS += tests/unit/u-compare-stats
 UNIT_TESTS += tests/unit/u-exact-view
+UNIT_TESTS += tests/unit/u-mapped-once
 
 SCHEMA_SQL = $(sort $(wildcard schema/*.sql))
 VMS_VERSION := $(shell sed -n 's/^\#define VMS_VERSION "\(.*\)"/\1/p' include/vms.h)

@@ -103,7 +103,8 @@ static int start(struct vms_window *w, const char *name, const char *title, cons
 /* every question evaluate.c asks, in its order, also when none was asked */
 #define QUESTIONS \
 	"q(i, name) AS (VALUES (0, 'scan_balance'), (1, 'deactivate_file')," \
-	" (2, 'deactivate_anon'), (3, 'shrink_slab'), (4, 'kswapd_retry'))"
+	" (2, 'deactivate_anon'), (3, 'shrink_slab'), (4, 'kswapd_retry')," \
+	" (5, 'mapped_once'))"
 
 /* The agreement table's rows from the stored counts (the whole run). */
 static const char agreement_counts_sql[] =
@@ -125,7 +126,8 @@ static int agreement(struct vms_window *w, struct out *o, int have_trivial, int 
 {
 	static const char sql[] =
 		"WITH q(i, name) AS (VALUES (0, 'scan_balance'), (1, 'deactivate_file'),"
-		" (2, 'deactivate_anon'), (3, 'shrink_slab'), (4, 'kswapd_retry')),"
+		" (2, 'deactivate_anon'), (3, 'shrink_slab'), (4, 'kswapd_retry'),"
+		" (5, 'mapped_once')),"
 		" r AS (SELECT * FROM " IN_WINDOW " WHERE policy = '" BASELINE "'), " BEST_TRIVIAL ","
 		" n AS (SELECT q.i, q.name, COUNT(r.rid) AS asked, COUNT(r.agrees) AS decidable,"
 		"  TOTAL(r.agrees = 1) AS agreed, TOTAL(r.decisive = 1) AS decisive,"
@@ -137,7 +139,8 @@ static int agreement(struct vms_window *w, struct out *o, int have_trivial, int 
 	/* a database replayed before replay_trivial existed: no trivial predictor */
 	static const char sql_old[] =
 		"WITH q(i, name) AS (VALUES (0, 'scan_balance'), (1, 'deactivate_file'),"
-		" (2, 'deactivate_anon'), (3, 'shrink_slab'), (4, 'kswapd_retry')),"
+		" (2, 'deactivate_anon'), (3, 'shrink_slab'), (4, 'kswapd_retry'),"
+		" (5, 'mapped_once')),"
 		" r AS (SELECT * FROM " IN_WINDOW " WHERE policy = '" BASELINE "')"
 		" SELECT q.name, COUNT(r.rid), COUNT(r.agrees), TOTAL(r.agrees = 1),"
 		" TOTAL(r.decisive = 1), TOTAL(r.decisive = 1 AND r.agrees = 1), NULL, NULL"
@@ -187,6 +190,10 @@ static int agreement(struct vms_window *w, struct out *o, int have_trivial, int 
 		   "(not settled by swap, list sizes at this priority or loop structure alone); "
 		   "best trivial: the best of the question's trivial predictors on those decisions. "
 		   "Agreement is evidence for the policy's logic only where it beats the trivial one");
+	table_note(t, "mapped_once agrees by construction: the kernel's answer (keep) is what the "
+		   "pass's nr_ref_keep counts, and what decides it per page (its referenced PTEs, "
+		   "PG_referenced, VM_EXEC) is in no event, so no decision is decisive; it shows "
+		   "what a policy that activates those pages (<= 2.6.33) would change, in pages");
 	if (!have_trivial)
 		table_note(t, "no trivial predictors stored (replayed by an older vmscope): "
 			   "`vmscope replay DB` stores them");
@@ -302,6 +309,9 @@ static int policies(struct vms_window *w, struct out *o, int counts)
 		   "not have); for deactivation the active list's target at that priority");
 	table_note(t, "firm: differences resting on exact or sampled inputs; soft: on inferred "
 		   "(modelled) or unknown inputs");
+	table_note(t, "undecidable also where a policy does not model the question rather than "
+		   "lend it the baseline's answer (v2.6.33-mapped-activate: every question but "
+		   "mapped_once); mapped_once pages: the pages kept that it would have activated");
 	return emit(w, o, t, st, rc);
 }
 

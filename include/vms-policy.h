@@ -23,7 +23,7 @@
 #ifndef VMS_POLICY_H
 #define VMS_POLICY_H
 
-#define VMS_POLICY_ABI 3	/* bump on any change of the structs below */
+#define VMS_POLICY_ABI 4	/* bump on any change of the structs below (4: mapped_once) */
 #define VMS_DEFER (-1)		/* a hook's answer: "the baseline decides" */
 #define VMS_UNDECIDABLE (-2)	/* a hook's answer: "the recording lacks the input this needs" */
 
@@ -142,6 +142,17 @@ struct vms_policy {
 	int (*shrink_slab)(void *priv, const struct vms_pass_input *in);
 	/* kswapd run reclaimed nothing: restart its priority loop (1) or count a failure (0), or VMS_DEFER. */
 	int (*kswapd_retry)(void *priv, const struct vms_kswapd_run *run);
+	/*
+	 * A mapped page of @file's type that the pass found referenced by one
+	 * page table entry and not referenced before (not by more than one
+	 * PTE, not an executable file mapping, not VM_LOCKED): activate it (1:
+	 * <= 2.6.33 shrink_page_list(), and anon pages up to 5.7) or keep it on
+	 * the inactive list with its referenced flag set (0: 2.6.34+ file
+	 * pages, 5.8+ anon; FOLIOREF_KEEP), or VMS_DEFER. Asked for the passes
+	 * whose kernel kept such pages (nr_ref_keep > 0): the recording shows
+	 * how many, not the page's references, so @in cannot decide it.
+	 */
+	int (*mapped_once)(void *priv, const struct vms_pass_input *in, int file);
 };
 
 #endif

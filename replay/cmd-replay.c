@@ -31,6 +31,10 @@ static const struct cli_help replay_help = {
 		 "are stored in the tables decision, replay_result and the replay_* counts of DB.\n",
 	.more = "A run with no counters (a trace imported bare) is judged on the bounds its\n"
 		"events give; table from-trace says which answers the trace alone decides.\n\n"
+		"Questions: scan_balance, deactivate_file, deactivate_anon, shrink_slab,\n"
+		"kswapd_retry, mapped_once (pages kept inactive by their references, nr_ref_keep:\n"
+		"the kernel's answer is in the trace, so it agrees by construction and is never\n"
+		"decisive; v2.6.33-mapped-activate shows what activating them would change).\n\n"
 		"Exit status: 0 done; 1 DB unreadable or a policy failed to load; 2 usage\n"
 		"error. See docs/replay.md.\n",
 };

@@ -178,6 +178,7 @@ void dc_decision_of_row(const struct dc_row *r, long long id, struct decision *d
 		d->rotated[k] = int_col(r, DC_ROTATED + k, 0);
 		d->pageout[k] = int_col(r, DC_PAGEOUT + k, 0);
 		d->restored[k] = int_col(r, DC_RESTORED + k, 0);
+		d->ref_keep[k] = int_col(r, DC_REF_KEEP + k, 0);
 	}
 	d->first_lowest = (int)int_col(r, DC_FIRST_SWEEP_LOWEST, -1);
 	d->first_reclaimed = int_col(r, DC_FIRST_SWEEP_RECLAIMED, 0);

@@ -29,13 +29,13 @@
 #include "vms.h"
 #include "decisions-local.h"
 
-/* One table: its kind and the expressions of a, b, c, priority, nid, d, e, f. */
+/* One table: its kind and the expressions of a, b, c, priority, nid, d, e, f (N: and keep). */
 static const struct arm {
 	char k;
 	const char *table, *cols;
 } arms[] = {
 	{ 'N', "mm_vmscan_lru_shrink_inactive", "reclaim_flags, nr_scanned, nr_reclaimed,"
-	  " priority, nid, nr_activate0, nr_activate1, nr_activate" },
+	  " priority, nid, nr_activate0, nr_activate1, nr_activate, nr_ref_keep" },
 	{ 'A', "mm_vmscan_lru_shrink_active", "reclaim_flags, nr_taken, 0, priority, nid,"
 	  " nr_referenced, NULL, NULL" },
 	{ 'S', "mm_shrink_slab_start", "0, 0, 0, priority, nid, 0, 0, 0" },
@@ -99,6 +99,7 @@ static int read_arm(sqlite3 *sql, const struct arm *arm, struct stream_event *ev
 			e->d = sqlite3_column_int64(st, 7);
 			e->e = sqlite3_column_int64(st, 8);
 		}
+		e->keep = arm->k == 'N' ? sqlite3_column_int64(st, 10) : 0;	/* nr_ref_keep */
 	}
 	sqlite3_finalize(st);
 	return r == SQLITE_DONE || r == SQLITE_ROW ? 0 : r;

@@ -30,6 +30,7 @@ struct stream_event {
 	long long b;		/* N: nr_scanned; A: nr_taken; E: the shrinker's return value */
 	long long c;		/* N: nr_reclaimed */
 	long long d, e;		/* N: activations anon, file (or d: the <= 5.1 total); A: nr_referenced */
+	long long keep;		/* N: nr_ref_keep (pages kept inactive by their references) */
 	int pid;
 	int prio;		/* priority (B, W: the order); -1 when NULL */
 	int nid;		/* -1 when NULL */
@@ -117,7 +118,8 @@ enum {
 	DC_PAGEOUT = DC_ROTATED + 2, DC_RESTORED = DC_PAGEOUT + 2,
 	DC_SWAP_TOTAL = DC_RESTORED + 2, DC_BOOST_RECLAIM, DC_INPUT_RANGE, DC_FIRST_SWEEP_LOWEST,
 	DC_FIRST_SWEEP_RECLAIMED, DC_FIRST_SWEEP_SLAB_FREED, DC_RETRIED,
-	DC_COLUMNS = DC_RETRIED
+	DC_REF_KEEP,		/* 2: anon, file */
+	DC_COLUMNS = DC_REF_KEEP + 1
 };
 
 /* One row: per column its SQLite type (SQLITE_NULL when not set) and value. */

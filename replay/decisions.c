@@ -116,6 +116,7 @@ struct pass {
 	long long reclaimed, slab_calls, slab_freed;
 	long long reclaimed_type[2], activated[2], rotated[2], pageout[2];	/* [0] anon, [1] file */
 	long long restored[2];		/* workingset_restore_* of a new vmstat sample, once */
+	long long ref_keep[2];		/* nr_ref_keep: pages kept inactive by their references */
 };
 
 struct task_state {
@@ -559,6 +560,7 @@ static int insert_record(struct builder *b, struct task_state *t, const char *ki
 		dc_row_int(r, DC_ROTATED + k, p->rotated[k]);
 		dc_row_int(r, DC_PAGEOUT + k, p->pageout[k]);
 		dc_row_int(r, DC_RESTORED + k, p->restored[k]);
+		dc_row_int(r, DC_REF_KEEP + k, p->ref_keep[k]);
 	}
 	ROW_VALUE(DC_SWAP_TOTAL, in->swap_total);
 	ROW_VALUE(DC_BOOST_RECLAIM, in->boost_reclaim);
@@ -777,6 +779,8 @@ static int handle(struct builder *b, struct task_state *t, const struct stream_e
 		t->pass.scanned[(k == 'N' ? 0 : 1) + 2 * file] += bb;
 		t->pass.reclaimed += c;
 		t->pass.reclaimed_type[file] += c;
+		if (k == 'N')
+			t->pass.ref_keep[file] += e->keep;	/* a batch is of one LRU type */
 		if (k == 'N' && e->per_type) {
 			t->pass.activated[0] += e->d;	/* 5.2+: per type */
 			t->pass.activated[1] += e->e;
@@ -805,10 +809,11 @@ static int prepare(struct builder *b)
 			       " activated_file, rotated_anon, rotated_file, pageout_anon, pageout_file,"
 			       " restored_anon, restored_file,"
 			       " swap_total, boost_reclaim, input_range, first_sweep_lowest,"
-			       " first_sweep_reclaimed, first_sweep_slab_freed, retried)"
+			       " first_sweep_reclaimed, first_sweep_slab_freed, retried,"
+			       " ref_keep_anon, ref_keep_file)"
 			       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
 			       " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-			       " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			       -1, &b->insert, NULL))
 		return sql_fail(b, "cannot prepare the decision queries");
 	if (!sqlite3_prepare_v2(b->sql, "SELECT MIN(scope), COUNT(DISTINCT scope) FROM counter_sample"

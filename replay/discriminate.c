@@ -12,9 +12,10 @@
 
 #include "replay.h"
 
-enum { Q_SCAN, Q_DEACT_FILE, Q_DEACT_ANON, Q_SLAB, Q_RETRY };
+enum { Q_SCAN, Q_DEACT_FILE, Q_DEACT_ANON, Q_SLAB, Q_RETRY, Q_MAPPED };
 
-static const char *const trivial_names[5][N_TRIVIAL] = {
+/* mapped_once has none: it has no decisive decision to score them on */
+static const char *const trivial_names[N_QUESTIONS][N_TRIVIAL] = {
 	{ "file only", "anon+file", "always FRACT", "refault-blind 6.18" },
 	{ "refault-blind (ratio only)", "always aged", "always kept" },
 	{ "refault-blind (ratio only)", "always aged", "always kept" },
@@ -24,7 +25,7 @@ static const char *const trivial_names[5][N_TRIVIAL] = {
 
 const char *trivial_name(int q, int k)
 {
-	return q >= 0 && q < 5 && k >= 0 && k < N_TRIVIAL ? trivial_names[q][k] : NULL;
+	return q >= 0 && q < N_QUESTIONS && k >= 0 && k < N_TRIVIAL ? trivial_names[q][k] : NULL;
 }
 
 int question_decisive(int q, const struct decision *d)
@@ -51,6 +52,14 @@ int question_decisive(int q, const struct decision *d)
 	case Q_RETRY:
 		/* the loop ran to the end: cache_trim_mode_failed decides */
 		return d->first_lowest >= 0 && d->first_lowest <= 1;
+	case Q_MAPPED:
+		/*
+		 * Never: the kernel's answer is in the record (nr_ref_keep counts
+		 * the pages it kept), and what decides it per page (referenced
+		 * PTEs, PG_referenced, VM_EXEC) is in no event. Agreement with
+		 * "keep" holds by construction, like always-shrink's shrink_slab.
+		 */
+		return 0;
 	}
 	return 0;
 }

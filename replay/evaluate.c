@@ -16,6 +16,13 @@
  *                   counted undecidable, not as agreeing or differing.
  *  kswapd_retry     a kswapd run whose first sweep reclaimed nothing: did
  *                   its priority loop restart (6.9+ cache-trim retry) or not.
+ *  mapped_once      a pass whose inactive batches kept pages by their
+ *                   references (nr_ref_keep > 0, per type): the kernel kept
+ *                   them (that is what the count means); would the policy
+ *                   have activated the mapped pages used once (<= 2.6.33,
+ *                   anon <= 5.7)? Agreement by construction: the page's
+ *                   PTEs, flag and VM_EXEC are in no event, so no answer
+ *                   is decisive; the pages say how much a policy changes.
  * Each answer is also marked decisive or not (discriminate.c); on decisive
  * decisions the question's trivial predictors are scored against the kernel
  * too (table replay_trivial, written with one policy: they do not depend on
@@ -39,10 +46,11 @@
 #include "trace-inference.h"
 #include "replay-summary.h"
 
-const char *const question_names[5] = {
+const char *const question_names[N_QUESTIONS] = {
 	"scan_balance", "deactivate_file", "deactivate_anon", "shrink_slab", "kswapd_retry",
+	"mapped_once",
 };
-enum { Q_SCAN, Q_DEACT_FILE, Q_DEACT_ANON, Q_SLAB, Q_RETRY };
+enum { Q_SCAN, Q_DEACT_FILE, Q_DEACT_ANON, Q_SLAB, Q_RETRY, Q_MAPPED };
 
 extern const struct vms_policy policy_v6_18;
 
@@ -78,6 +86,7 @@ struct eval_ctx {
 	int policy_index;		/* of p in the summary: 0 the baseline */
 	const struct decision *first;	/* the decisions evaluated: indexes for the summary */
 	int from_trace;			/* the decision being evaluated has inputs from the events alone */
+	int kept_types;			/* mapped_once: the types whose pages the kernel kept (bits) */
 };
 
 /* Count one answer in the summary, as replay_result's row of it would count. */
@@ -184,6 +193,30 @@ static int ask_retry(struct eval_ctx *e, const struct vms_kswapd_run *run)
 	return r == VMS_DEFER ? policy_v6_18.kswapd_retry(NULL, run) : r;
 }
 
+/*
+ * mapped_once for the types in @kept (bits): the types whose pages used once
+ * the policy activates (bits), or VMS_UNDECIDABLE when it cannot tell for one.
+ */
+static int ask_mapped(struct eval_ctx *e, const struct vms_pass_input *in, int kept)
+{
+	const struct vms_policy *p = e->p->policy;
+	int bits = 0;
+
+	for (int file = 0; file <= 1; file++) {
+		int r;
+
+		if (!(kept & (1 << file)))
+			continue;
+		r = p->mapped_once ? p->mapped_once(e->p->priv, in, file) : VMS_DEFER;
+		if (r == VMS_DEFER)
+			r = policy_v6_18.mapped_once(NULL, in, file);
+		if (r == VMS_UNDECIDABLE)
+			return r;
+		bits |= r ? 1 << file : 0;
+	}
+	return bits;
+}
+
 /* The policy's answer to question @q for a pass: types bits, 0/1, or VMS_UNDECIDABLE. */
 static int pass_answer(struct eval_ctx *e, const struct vms_pass_input *in, int q)
 {
@@ -197,6 +230,8 @@ static int pass_answer(struct eval_ctx *e, const struct vms_pass_input *in, int 
 	case Q_DEACT_FILE:
 	case Q_DEACT_ANON:
 		return ask_deactivate(e, in, q == Q_DEACT_FILE);
+	case Q_MAPPED:
+		return ask_mapped(e, in, e->kept_types);
 	default:
 		return ask_slab(e, in);
 	}
@@ -415,6 +450,27 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 			  want == VMS_UNDECIDABLE ? "undecidable" : want ? "shrink" : "skip",
 			  want == did || (!want && !did), 0, 0, VMS_PROV_EXACT, undecidable,
 			  decisive && did))
+			return -1;
+	}
+	if (d->ref_keep[0] > 0 || d->ref_keep[1] > 0) {
+		static const char *const activated[] = {
+			"keep", "activate anon", "activate file", "activate anon+file",
+		};
+		int want;
+		long long pages = 0;
+
+		e->kept_types = (d->ref_keep[0] > 0 ? 1 : 0) | (d->ref_keep[1] > 0 ? 2 : 0);
+		want = ask_mapped(e, in, e->kept_types);
+		undecidable = want == VMS_UNDECIDABLE;
+		for (int file = 0; file <= 1 && !undecidable; file++)
+			if (want & (1 << file))
+				pages += d->ref_keep[file];	/* those pages to the active list instead */
+		/* the kernel kept them: nr_ref_keep is the answer, no input decides it */
+		decisive = question_decisive(Q_MAPPED, d);
+		if (store(e, d, Q_MAPPED, "keep", undecidable ? "undecidable" : activated[want & 3],
+			  want == 0, pages, !undecidable,
+			  undecidable ? VMS_PROV_UNKNOWN : firmness_of(e, in, Q_MAPPED, want, want == 0),
+			  undecidable, decisive))
 			return -1;
 	}
 	return 0;

@@ -90,3 +90,17 @@ int kl4_scan_balance(const struct vms_pass_input *in, int refaults_in_shortcut, 
 out:
 	return may_swap == VMS_UNDECIDABLE && out->balance != VMS_SCAN_FILE ? VMS_UNDECIDABLE : 0;
 }
+
+/*
+ * 4.19 and 5.2.1 page_check_references(): "if (referenced_ptes) { if
+ * (PageSwapBacked(page)) return PAGEREF_ACTIVATE;" before the file rule
+ * (SetPageReferenced(page); activate when "referenced_page ||
+ * referenced_ptes > 1" or VM_EXEC, else PAGEREF_KEEP). So a mapped anon
+ * (swap-backed: the anon LRU) page used once is activated; a file page is
+ * kept. The anon test is gone by 5.10 (its VM_EXEC test reads "&&
+ * !PageSwapBacked(page)"; 5.8 by the kernel's history, the anon workingset).
+ */
+int kl4_mapped_once(void *priv, const struct vms_pass_input *in, int file)
+{
+	return !file;
+}

@@ -16,6 +16,7 @@ extern const struct vms_policy policy_v4_12_actual_reclaim;
 extern const struct vms_policy policy_v5_3_refault_anon;
 extern const struct vms_policy policy_v5_0_boost_noslab;
 extern const struct vms_policy policy_v6_8_cache_trim;
+extern const struct vms_policy policy_v2_6_33_mapped_activate;
 
 const struct vms_policy *const builtin_policies[] = {
 	&policy_v6_18,
@@ -23,6 +24,7 @@ const struct vms_policy *const builtin_policies[] = {
 	&policy_v5_3_refault_anon,
 	&policy_v5_0_boost_noslab,
 	&policy_v6_8_cache_trim,
+	&policy_v2_6_33_mapped_activate,
 };
 
 const int builtin_npolicies = sizeof(builtin_policies) / sizeof(builtin_policies[0]);
@@ -49,7 +51,8 @@ int policies_check(const struct vms_policy *const *list, int n)
 					 VMS_POLICY_ABI);
 		if (!p->name || !*p->name || !p->description)
 			return vms_error("policy %d: a name and a description are required", i);
-		if (!p->deactivate && !p->scan_balance && !p->shrink_slab && !p->kswapd_retry)
+		if (!p->deactivate && !p->scan_balance && !p->shrink_slab && !p->kswapd_retry &&
+		    !p->mapped_once)
 			return vms_error("policy '%s' has no decision hook", p->name);
 		for (j = 0; j < i; j++)
 			if (!strcmp(list[j]->name, p->name))

@@ -63,4 +63,5 @@ const struct vms_policy policy_v4_12_actual_reclaim = {
 	.fini = v412_fini,
 	.deactivate = v412_deactivate,
 	.scan_balance = v412_scan_balance,
+	.mapped_once = kl4_mapped_once,	/* anon used once: activated (PageSwapBacked) */
 };

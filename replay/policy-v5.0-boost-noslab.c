@@ -40,4 +40,5 @@ const struct vms_policy policy_v5_0_boost_noslab = {
 	.deactivate = v50_deactivate,
 	.scan_balance = v50_scan_balance,
 	.shrink_slab = v50_shrink_slab,
+	.mapped_once = kl4_mapped_once,	/* anon used once: activated (PageSwapBacked) */
 };

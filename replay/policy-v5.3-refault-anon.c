@@ -27,4 +27,5 @@ const struct vms_policy policy_v5_3_refault_anon = {
 	.kernels = "5.3-5.4, 4.19.62+",
 	.deactivate = v53_deactivate,
 	.scan_balance = v53_scan_balance,
+	.mapped_once = kl4_mapped_once,	/* anon used once: activated (PageSwapBacked) */
 };

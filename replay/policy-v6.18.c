@@ -76,11 +76,27 @@ static int v618_kswapd_retry(void *priv, const struct vms_kswapd_run *run)
 	return run->slab_freed ? VMS_UNDECIDABLE : 1;
 }
 
+/*
+ * 6.18 folio_check_references(), classic LRU: with referenced_ptes set,
+ * folio_set_referenced(folio); "if (referenced_folio || referenced_ptes >
+ * 1) return FOLIOREF_ACTIVATE;" then "if ((vm_flags & VM_EXEC) &&
+ * folio_is_file_lru(folio)) return FOLIOREF_ACTIVATE;" else
+ * FOLIOREF_KEEP, for file and anon alike ("a mapped file/anon folio"; 5.8+).
+ * The pages kept this way are the pass's nr_ref_keep, which also counts
+ * referenced_ptes == -1 (rmap lock contention, or a swapbacked folio of an
+ * exiting process): kept too.
+ */
+static int v618_mapped_once(void *priv, const struct vms_pass_input *in, int file)
+{
+	return 0;	/* keep it on the inactive list, referenced flag set */
+}
+
 const struct vms_policy policy_v6_18 = {
 	.abi = VMS_POLICY_ABI,
 	.name = "v6.18",
 	.description = "baseline: 6.18 classic LRU (refault-aware deactivation, cache_trim_mode, "
-		       "cost model, boosted kswapd file-only, slab always, retry sweeps)",
+		       "cost model, boosted kswapd file-only, slab always, retry sweeps, mapped pages "
+		       "used once kept)",
 	.kernels = "6.18",
 	.init = v618_init,
 	.fini = v618_fini,
@@ -88,4 +104,5 @@ const struct vms_policy policy_v6_18 = {
 	.scan_balance = v618_scan_balance,
 	.shrink_slab = v618_shrink_slab,
 	.kswapd_retry = v618_kswapd_retry,
+	.mapped_once = v618_mapped_once,
 };

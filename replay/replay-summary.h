@@ -22,7 +22,7 @@ int reclaimer_index(const char *name);
 struct summary_answer {
 	int policy;			/* index of the policy, 0 the baseline */
 	long decision;			/* index of the decision in the evaluated array */
-	int question;			/* 0..4, question_names[] */
+	int question;			/* 0..N_QUESTIONS - 1, question_names[] */
 	int reclaimer;			/* reclaimer_names[] */
 	const char *answer;		/* the policy's answer: a string that outlives the summary */
 	int agrees;			/* 1, 0, or -1 undecidable */

@@ -42,6 +42,7 @@ struct decision {
 	long long first_reclaimed, first_slab_freed;
 	int cache_trim_mode_failed;	/* kswapd_run: the baseline's, over the first sweep */
 	long long reclaimed_type[2], activated[2], rotated[2], pageout[2], restored[2];
+	long long ref_keep[2];		/* pass: nr_ref_keep per type, the pages kept inactive by their references */
 	int reclaimer_index;		/* decision.reclaimer: reclaimer_names[] (replay-summary.h) */
 	long long order_ts;		/* where it comes in the kernel's order: ts, or a run's ts_end */
 	int from_trace;			/* no counters: inputs bounded by the events (trace-inference.c) */
@@ -81,6 +82,8 @@ int kl4_inactive_list_is_low(const struct vms_pass_input *in, int file, int refa
  */
 int kl4_scan_balance(const struct vms_pass_input *in, int refaults_in_shortcut, int boost_rules,
 		     int round_up, struct vms_scan_decision *out);
+/* The mapped_once hook of 4.12-5.7 (page_check_references()): activate anon (1), keep file (0). */
+int kl4_mapped_once(void *priv, const struct vms_pass_input *in, int file);
 /* Which types get a non-zero scan target under @d at this priority: bit 0 anon, bit 1 file. */
 int kl_scan_types(const struct vms_pass_input *in, const struct vms_scan_decision *d);
 /* get_scan_count()'s target of the inactive list of one type (@want_file) under @d: pages. */
@@ -120,11 +123,12 @@ int policy_params(const char *params, const char *const *keys, long long *vals, 
 /* --- evaluate.c --- */
 
 #define N_TRIVIAL 4	/* trivial predictors per question, at most */
+#define N_QUESTIONS 6	/* question_names[] */
 struct eval_totals {
-	long long asked[5], agreed[5], undecidable[5];	/* per question, see evaluate.c */
-	long long pages_changed[5];
+	long long asked[N_QUESTIONS], agreed[N_QUESTIONS], undecidable[N_QUESTIONS];	/* see evaluate.c */
+	long long pages_changed[N_QUESTIONS];
 	/* decidable decisions where the question's deciding input varies */
-	long long decisive[5], agreed_decisive[5];
+	long long decisive[N_QUESTIONS], agreed_decisive[N_QUESTIONS];
 };
 /* --- discriminate.c --- */
 
@@ -166,6 +170,6 @@ int evaluate_policy_into(struct vms_db *db, const struct decision *all, long n,
  */
 double evaluate_bench(const struct decision *all, long n, struct policy_instance *p, int rounds,
 		      int answers_only);
-extern const char *const question_names[5];
+extern const char *const question_names[N_QUESTIONS];
 
 #endif

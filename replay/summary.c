@@ -50,7 +50,7 @@ struct replay_summary {
 	long long rows;				/* of them, rows of replay_result */
 	int last_policy;			/* the policy of the last row, -1 none */
 	struct group *groups;			/* [policy][question][reclaimer] */
-	long long trivial_rows[5][N_TRIVIAL], trivial_agreed[5][N_TRIVIAL];
+	long long trivial_rows[N_QUESTIONS][N_TRIVIAL], trivial_agreed[N_QUESTIONS][N_TRIVIAL];
 	const char **baseline;			/* [decision][question]: the baseline's answer */
 	struct vs_group *vs;
 	long nvs, vs_alloc;
@@ -59,7 +59,7 @@ struct replay_summary {
 struct replay_summary *summary_new(int npolicies, long ndecisions)
 {
 	struct replay_summary *s = calloc(1, sizeof(*s));
-	size_t ngroups = (size_t)npolicies * 5 * N_RECLAIMERS;
+	size_t ngroups = (size_t)npolicies * N_QUESTIONS * N_RECLAIMERS;
 
 	if (!s)
 		goto oom;
@@ -67,7 +67,7 @@ struct replay_summary *summary_new(int npolicies, long ndecisions)
 	s->ndecisions = ndecisions;
 	s->last_policy = -1;
 	s->groups = calloc(ngroups ? ngroups : 1, sizeof(*s->groups));
-	s->baseline = calloc(ndecisions > 0 ? (size_t)ndecisions * 5 : 1, sizeof(*s->baseline));
+	s->baseline = calloc(ndecisions > 0 ? (size_t)ndecisions * N_QUESTIONS : 1, sizeof(*s->baseline));
 	if (!s->groups || !s->baseline)
 		goto oom;
 	for (size_t i = 0; i < ngroups; i++)
@@ -128,8 +128,8 @@ static struct vs_group *vs_group_of(struct replay_summary *s, const struct summa
 
 int summary_add(struct replay_summary *s, const struct summary_answer *a)
 {
-	struct group *g = &s->groups[(a->policy * 5 + a->question) * N_RECLAIMERS + a->reclaimer];
-	const char **base = &s->baseline[a->decision * 5 + a->question];
+	struct group *g = &s->groups[(a->policy * N_QUESTIONS + a->question) * N_RECLAIMERS + a->reclaimer];
+	const char **base = &s->baseline[a->decision * N_QUESTIONS + a->question];
 
 	if (g->first_answer < 0)
 		g->first_answer = s->answers;
@@ -202,9 +202,9 @@ static int store_counts(struct replay_summary *s, sqlite3 *sql, const char *cons
 			sqlite3_stmt *st)
 {
 	for (int p = 0; p < s->npolicies; p++)
-		for (int q = 0; q < 5; q++)
+		for (int q = 0; q < N_QUESTIONS; q++)
 			for (int r = 0; r < N_RECLAIMERS; r++) {
-				const struct group *g = &s->groups[(p * 5 + q) * N_RECLAIMERS + r];
+				const struct group *g = &s->groups[(p * N_QUESTIONS + q) * N_RECLAIMERS + r];
 
 				if (!g->asked)
 					continue;
@@ -230,7 +230,7 @@ static int store_counts(struct replay_summary *s, sqlite3 *sql, const char *cons
 
 static int store_trivial(struct replay_summary *s, sqlite3 *sql, sqlite3_stmt *st)
 {
-	for (int q = 0; q < 5; q++)
+	for (int q = 0; q < N_QUESTIONS; q++)
 		for (int k = 0; k < N_TRIVIAL && trivial_name(q, k); k++) {
 			if (!s->trivial_rows[q][k])
 				continue;

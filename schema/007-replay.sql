@@ -54,14 +54,18 @@ CREATE TABLE IF NOT EXISTS decision (
 	first_sweep_lowest INTEGER,    -- kswapd_run: lowest priority of the first sweep (1: it ran to the end)
 	first_sweep_reclaimed INTEGER, -- kswapd_run: LRU pages reclaimed in the first sweep
 	first_sweep_slab_freed INTEGER,-- kswapd_run: shrinker objects freed in the first sweep
-	retried INTEGER                -- kswapd_run: restarted after a first sweep that ran to priority 1 and reclaimed nothing
+	retried INTEGER,               -- kswapd_run: restarted after a first sweep that ran to priority 1 and reclaimed nothing
+	ref_keep_anon INTEGER, ref_keep_file INTEGER      -- pass: nr_ref_keep of its inactive batches (pages kept on the
+	                                                  -- inactive list by their references: mapped and used once, or
+	                                                  -- rmap lock contention; exact)
 );
 
 -- One row per (policy, decision, question) where the policy had a view.
 CREATE TABLE IF NOT EXISTS replay_result (
 	policy TEXT NOT NULL,          -- name, with parameters as given ('v6.18:swappiness=100')
 	decision INTEGER NOT NULL REFERENCES decision(id),
-	question TEXT NOT NULL,        -- 'scan_balance', 'deactivate_file', 'deactivate_anon', 'shrink_slab', 'kswapd_retry'
+	question TEXT NOT NULL,        -- 'scan_balance', 'deactivate_file', 'deactivate_anon', 'shrink_slab', 'kswapd_retry',
+	                               -- 'mapped_once'
 	kernel TEXT NOT NULL,          -- what the recording shows the kernel did
 	policy_answer TEXT NOT NULL,   -- what the policy decides
 	agrees INTEGER,                -- 1 the answers match, 0 they differ, NULL undecidable

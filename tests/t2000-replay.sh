@@ -230,7 +230,7 @@ test_expect_success SQLITE3 'broken plugins and bad parameters fail clearly' '
 	EOC
 	cc -shared -fPIC -I"$SRC_DIR/include" -o oldabi.so oldabi.c
 	test_must_fail vmscope replay run.db --policy ./oldabi.so 2>err
-	grep -q "built for policy ABI 4; this vmscope speaks ABI 3" err
+	grep -q "built for policy ABI 5; this vmscope speaks ABI 4" err
 	test_must_fail vmscope replay run.db --policy ./missing.so 2>err
 	grep -q "cannot load policy plugin" err
 	test_must_fail vmscope replay run.db --policy v6.18:swappiness=300 2>err

@@ -151,7 +151,7 @@ names = [c[\"name\"] for c in t[\"columns\"]]
 assert names[:5] == [\"question\", \"asked\", \"decidable\", \"agreed\", \"agreement\"], names
 rows = {r[0]: r for r in t[\"rows\"]}
 assert sorted(rows) == sorted([\"scan_balance\", \"deactivate_file\", \"deactivate_anon\",
-                               \"shrink_slab\", \"kswapd_retry\"]), rows
+                               \"shrink_slab\", \"kswapd_retry\", \"mapped_once\"]), rows
 for r in t[\"rows\"]:
     if r[1]:
         print(\"%s|%d|%d|%d\" % (r[0], r[1], r[2], r[3]))

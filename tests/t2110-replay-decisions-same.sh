@@ -17,11 +17,16 @@ EVENT_TABLES="mm_vmscan_lru_shrink_inactive mm_vmscan_lru_shrink_active mm_shrin
 	mm_vmscan_direct_reclaim_begin mm_vmscan_memcg_reclaim_begin mm_vmscan_direct_reclaim_end
 	mm_vmscan_memcg_reclaim_end"
 
+# the columns of 3e806db: all but those added since (ref_keep_*: the
+# mapped_once question's nr_ref_keep, checked against the events in t2140)
+OLD_COLUMNS="SELECT group_concat('\"' || name || '\"', ', ') FROM pragma_table_info('decision')
+	WHERE name NOT IN ('ref_keep_anon', 'ref_keep_file')"
 # digest DB: replay DB and print "ROWS DIGEST" of its decision table
 digest() {
 	vmscope replay "$1" -p v6.18 > /dev/null 2>&1 &&
 	echo "$(sql "$1" "SELECT COUNT(*) FROM decision")" \
-		"$(sql "$1" "SELECT * FROM decision ORDER BY id" | sha256sum | cut -c1-16)"
+		"$(sql "$1" "SELECT $(sql "$1" "$OLD_COLUMNS") FROM decision ORDER BY id" |
+		   sha256sum | cut -c1-16)"
 }
 # to_ms DB: event times cut to whole milliseconds
 to_ms() {

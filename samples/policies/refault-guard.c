@@ -10,10 +10,11 @@
  * equally instead of trimming the page cache only. Every other decision is
  * left to the baseline (the hooks are NULL or return VMS_DEFER).
  *
- * A policy plugin needs only include/vms-policy.h (ABI 3) and must export
- * the descriptor under the symbol `vms_policy`. Parameters arrive as
- * "k=v,k=v"; init() rejects what it does not understand, with a message on
- * stderr. A hook answers VMS_UNDECIDABLE when the recording lacks an input
+ * A policy plugin needs only include/vms-policy.h (ABI 4, which added the
+ * mapped_once hook: left NULL here, so the baseline keeps mapped pages used
+ * once) and must export the descriptor under the symbol `vms_policy`.
+ * Parameters arrive as "k=v,k=v"; init() rejects what it does not
+ * understand, with a message on stderr. A hook answers VMS_UNDECIDABLE when the recording lacks an input
  * its answer needs: here, whether a boosted kswapd could swap at all.
  * Inputs carry the range the kernel's value may have had (lo..hi); replay
  * moves them within it to tell which inputs decide each answer.
