@@ -413,6 +413,40 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 	return n;
 }
 
+/*
+ * The assumption row of a policy: which of its answers the simulation used,
+ * and where it answered undecidable (the baseline's answer used instead:
+ * also said on stderr, as the outcome is then partly the baseline's).
+ * Return: 1 (rows written).
+ */
+static int policy_use(const char *label, const struct sim_policy_use *use,
+		      struct whatif_assumption *a)
+{
+	size_t len = 0;
+	long long undecidable = 0;
+
+	snprintf(a->item, sizeof(a->item), "policy");
+	len = snprintf(a->value, sizeof(a->value), "%s asked", label);
+	for (int q = 0; q < SIM_NQ && len < sizeof(a->value); q++) {
+		len += snprintf(a->value + len, sizeof(a->value) - len, "%s %s %lld", q ? "," : "",
+				sim_question_names[q], use->asked[q]);
+		if (use->undecidable[q] && len < sizeof(a->value))
+			len += snprintf(a->value + len, sizeof(a->value) - len, " (%lld undecidable)",
+					use->undecidable[q]);
+		undecidable += use->undecidable[q];
+	}
+	if (undecidable && len < sizeof(a->value))
+		snprintf(a->value + len, sizeof(a->value) - len, "; where it answered undecidable the "
+			 "baseline's (v6.18) answer was used");
+	if (undecidable)
+		vms_warning("policy '%s' answered undecidable %lld times (it does not model those "
+			    "questions): the simulation used the baseline's answers there (see the "
+			    "assumption 'policy')", label, undecidable);
+	a->source = "policy";
+	a->firmness = undecidable ? "assumed" : "exact";
+	return 1;
+}
+
 static struct table *assumption_table(const struct whatif_assumption *a, int n)
 {
 	struct table *t = table_new("whatif", "assumptions", "Assumptions of the simulation");
@@ -446,9 +480,11 @@ int cmd_whatif(int argc, const char **argv)
 	struct vms_db *db = NULL;
 	struct out *out = NULL;
 	struct run *run;
+	struct sim_policy_use use;
 	long nb = 0, nw = 0;
 	int rc, na, has_policy = 0;
 
+	memset(&use, 0, sizeof(use));
 	if (parse_whatif_options(argc, argv, &o, &rc))
 		return rc;
 	run = calloc(1, sizeof(*run));
@@ -473,10 +509,13 @@ int cmd_whatif(int argc, const char **argv)
 	if (!db || vms_window_open(&w, o.from_s, o.to_s, o.has_from, o.has_to) ||
 	    whatif_rec_load(&w, &run->rec) || settle_knobs(&o, run))
 		goto fail;
-	if (whatif_simulate(&run->rec, run->base_knob, NULL, base, &bseries, &nb) ||
-	    whatif_simulate(&run->rec, run->new_knob, has_policy ? &pol : NULL, wi, &wseries, &nw))
+	if (whatif_simulate(&run->rec, run->base_knob, NULL, base, &bseries, &nb, NULL) ||
+	    whatif_simulate(&run->rec, run->new_knob, has_policy ? &pol : NULL, wi, &wseries, &nw,
+			    &use))
 		goto fail;
 	na = assumptions(run, asm_rows, sizeof(asm_rows) / sizeof(asm_rows[0]));
+	if (has_policy && na < (int)(sizeof(asm_rows) / sizeof(asm_rows[0])))
+		na += policy_use(pol.label ? pol.label : o.policy, &use, &asm_rows[na]);
 	na += whatif_consistency(&run->rec, run->demand_counters, base, asm_rows + na,
 				 (int)(sizeof(asm_rows) / sizeof(asm_rows[0])) - na);
 	if (vms_db_apply_schema_file(db, "930-whatif.sql") || vms_db_exec(db, "BEGIN") ||

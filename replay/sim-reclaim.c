@@ -86,20 +86,51 @@ static void pass_input(const struct sim *s, enum vms_reclaimer who, int priority
 	in->file_cost = exact(s->cost[1]);
 }
 
-static int ask_deactivate(const struct sim *s, const struct vms_pass_input *in, int file)
+const char *const sim_question_names[SIM_NQ] = {
+	"deactivate", "scan_balance", "kswapd_retry", "mapped_once",
+};
+
+/* A policy's answer @r to question @q: counted, and whether it is used (not deferred or undecidable). */
+static int answer_used(struct sim *s, enum sim_question q, int r)
+{
+	s->st.use.asked[q]++;
+	if (r == VMS_UNDECIDABLE)
+		s->st.use.undecidable[q]++;
+	return r != VMS_DEFER && r != VMS_UNDECIDABLE;
+}
+
+static int ask_deactivate(struct sim *s, const struct vms_pass_input *in, int file)
 {
 	const struct policy_instance *p = s->cfg.policy;
 
 	if (p && p->policy->deactivate) {
 		int r = p->policy->deactivate(p->priv, in, file);
 
-		if (r != VMS_DEFER && r != VMS_UNDECIDABLE)
+		if (answer_used(s, SIM_Q_DEACTIVATE, r))
 			return r;
 	}
 	return file ? kl_deactivate_file(in) : kl_deactivate_anon(in);
 }
 
-static void ask_scan_balance(const struct sim *s, const struct vms_pass_input *in_pass,
+/*
+ * Is a page referenced once since it came in (mapped, referenced by its
+ * PTE) activated at an inactive scan (1), or kept once (0: 2.6.34+, the
+ * baseline)?
+ */
+static int ask_mapped_once(struct sim *s, const struct vms_pass_input *in, int file)
+{
+	const struct policy_instance *p = s->cfg.policy;
+
+	if (p && p->policy->mapped_once) {
+		int r = p->policy->mapped_once(p->priv, in, file);
+
+		if (answer_used(s, SIM_Q_MAPPED_ONCE, r))
+			return r;
+	}
+	return 0;	/* 6.18 folio_check_references(): FOLIOREF_KEEP */
+}
+
+static void ask_scan_balance(struct sim *s, const struct vms_pass_input *in_pass,
 			     struct vms_scan_decision *d)
 {
 	const struct policy_instance *p = s->cfg.policy;
@@ -115,7 +146,7 @@ static void ask_scan_balance(const struct sim *s, const struct vms_pass_input *i
 	if (p && p->policy->scan_balance) {
 		int r = p->policy->scan_balance(p->priv, in, d);
 
-		if (r != VMS_DEFER && r != VMS_UNDECIDABLE)
+		if (answer_used(s, SIM_Q_SCAN_BALANCE, r))
 			return;
 	}
 	kl_scan_balance(in, in->anon_cost.v, in->file_cost.v, d);
@@ -156,6 +187,14 @@ static long long shrink_inactive(struct sim *s, enum sim_lru lru, long long nr)
 		struct sim_page *p = &s->page[slot];
 
 		scanned++;
+		if (p->referenced && !p->kept && !(file && p->protect) && s->activate_once[file]) {
+			/* referenced once, activated (<= 2.6.33; anon 2.6.34 to 5.x) */
+			sim_list_del(s, slot);
+			p->referenced = 0;
+			sim_list_add(s, slot, file ? SIM_ACTIVE_FILE : SIM_ACTIVE_ANON);
+			s->st.activated_once[file]++;
+			continue;
+		}
 		if (p->referenced && !p->kept && !(file && p->protect)) {
 			/* folio_check_references() of a mapped page: referenced once, keep it */
 			sim_list_del(s, slot);
@@ -204,6 +243,8 @@ static long long shrink_lruvec(struct sim *s, enum vms_reclaimer who, int priori
 	pass_input(s, who, priority, &in);
 	may_deact[0] = ask_deactivate(s, &in, 0);
 	may_deact[1] = ask_deactivate(s, &in, 1);
+	s->activate_once[0] = ask_mapped_once(s, &in, 0);
+	s->activate_once[1] = ask_mapped_once(s, &in, 1);
 	ask_scan_balance(s, &in, &d);
 	s->last_in = in;
 	den = d.fraction_anon + d.fraction_file;
@@ -289,7 +330,7 @@ static int ask_kswapd_retry(struct sim *s)
 	if (p && p->policy->kswapd_retry) {
 		int r = p->policy->kswapd_retry(p->priv, &run);
 
-		if (r != VMS_DEFER && r != VMS_UNDECIDABLE)
+		if (answer_used(s, SIM_Q_KSWAPD_RETRY, r))
 			return r;
 	}
 	return run.cache_trim_mode_failed;	/* the baseline, v6.18 */

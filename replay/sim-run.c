@@ -222,7 +222,7 @@ static void interval_demand(const struct whatif_rec *r, const struct whatif_samp
 
 int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 		    struct policy_instance *policy, double out[M_NMETRICS],
-		    struct whatif_point **series, long *npoints)
+		    struct whatif_point **series, long *npoints, struct sim_policy_use *use)
 {
 	struct cursor file = { 0, 0 }, anon = { 0, 0 };
 	struct whatif_point *pts = calloc(r->nsmp, sizeof(*pts));
@@ -306,6 +306,8 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 	out[M_EPISODES] = st->episodes;
 	out[M_SECONDS] = (st->scanned[0] + st->scanned[1]) * r->ns_per_scanned / 1e9;
 	out[M_KSWAPD_FAILURES] = st->kswapd_failures;
+	if (use)
+		*use = st->use;
 	*series = pts;
 	*npoints = r->nsmp;
 	pts = NULL;

@@ -59,6 +59,18 @@ struct sim_config {
 	int keep_shadows;		/* no shadow shrinker (keys that are not file offsets) */
 };
 
+/*
+ * The questions a simulation puts to a policy (struct vms_policy's hooks),
+ * and how often the policy answered undecidable there: the baseline's
+ * (v6.18) answer was used instead.
+ */
+enum sim_question { SIM_Q_DEACTIVATE, SIM_Q_SCAN_BALANCE, SIM_Q_KSWAPD_RETRY, SIM_Q_MAPPED_ONCE,
+		    SIM_NQ };
+extern const char *const sim_question_names[SIM_NQ];
+struct sim_policy_use {
+	long long asked[SIM_NQ], undecidable[SIM_NQ];
+};
+
 struct sim_stats {
 	long long refault[2];		/* [file]: shadow entries found (workingset_refault_*) */
 	long long activate[2];		/* refaults within the distance (workingset_activate_*) */
@@ -73,6 +85,8 @@ struct sim_stats {
 	long long kswapd_retries;	/* failed runs the policy restarted without cache_trim_mode */
 	long long over_limit;		/* charges that found nothing to reclaim (OOM in the kernel) */
 	long long shadows_dropped;	/* shadow entries freed by the shadow shrinker */
+	long long activated_once[2];	/* referenced once at an inactive scan, activated (mapped_once) */
+	struct sim_policy_use use;	/* how the policy's answers were used */
 };
 
 struct sim;
@@ -186,6 +200,7 @@ struct sim {
 	long long cost[2];		/* lruvec->anon_cost, file_cost */
 	int kswapd_failures;		/* node: consecutive failed kswapd runs */
 	int no_cache_trim;		/* kswapd's retry sweep (6.9+ sc->no_cache_trim_mode) */
+	int activate_once[2];		/* this pass: a page referenced once is activated (mapped_once) */
 	struct vms_pass_input last_in;	/* inputs of the last pass, for kswapd_retry */
 	struct sim_stats st;
 };
@@ -318,11 +333,12 @@ struct whatif_point {
 /*
  * Simulate the window of @r with the knobs @knob (values, all known) and
  * @policy (NULL: baseline). @out gets the metrics; *@series (caller frees)
- * one point per sample. Return: 0, or -1 with vms_error set.
+ * one point per sample; @use (unless NULL) how the policy was asked.
+ * Return: 0, or -1 with vms_error set.
  */
 int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 		    struct policy_instance *policy, double out[M_NMETRICS],
-		    struct whatif_point **series, long *npoints);
+		    struct whatif_point **series, long *npoints, struct sim_policy_use *use);
 
 /* --- sim-store.c: the results into the tables of 930-whatif.sql --- */
 

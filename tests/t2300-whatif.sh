@@ -118,6 +118,33 @@ test_expect_success SQLITE3 'a built-in replay policy decides the passes of the 
 	grep -q "shrink_slab answers are not used" err
 '
 
+test_expect_success SQLITE3 'mapped_once: 2.6.33 activates a page referenced once; the baseline answers what it does not model, and that is said' '
+	vmscope whatif loop.db -a memcg.swappiness=60 --policy v2.6.33-mapped-activate > out.txt 2> err &&
+	grep -q "policy .v2.6.33-mapped-activate. answered undecidable [0-9]* times" err &&
+	value=$(sql loop.db "SELECT value FROM whatif_assumption
+		WHERE scenario = '\''policy=v2.6.33-mapped-activate'\'' AND item = '\''policy'\''") &&
+	echo "$value" &&
+	# per pass: deactivate twice (anon, file), scan_balance once, mapped_once twice; all but
+	# mapped_once undecidable
+	passes=$(echo "$value" | sed -n "s/.*scan_balance \([0-9]*\) (\([0-9]*\) undecidable).*/\1 \2/p") &&
+	set -- $passes &&
+	test "$1" -gt 0 && assert_eq "$2" "$1" "scan_balance undecidable" &&
+	echo "$value" | grep -q "deactivate $(($1 * 2)) ($(($1 * 2)) undecidable)" &&
+	echo "$value" | grep -q "mapped_once $(($1 * 2))\(;\|$\)" &&
+	assert_eq "$(sql loop.db "SELECT firmness FROM whatif_assumption
+		WHERE scenario = '\''policy=v2.6.33-mapped-activate'\'' AND item = '\''policy'\''")" assumed &&
+	# the pages kept once by the baseline go active instead: the end state differs
+	assert_eq "$(sql loop.db "SELECT whatif != baseline FROM outcome
+		WHERE scenario = '\''policy=v2.6.33-mapped-activate'\'' AND metric = '\''reclaimed_file'\''")" 1 &&
+	# 4.12 activates anon pages used once, keeps file: nothing changes on a file loop
+	vmscope whatif loop.db -a memcg.swappiness=60 --policy v4.12-actual-reclaim > /dev/null 2> err &&
+	no_match "answered undecidable" err &&
+	assert_eq "$(sql loop.db "SELECT whatif = baseline FROM outcome
+		WHERE scenario = '\''policy=v4.12-actual-reclaim'\'' AND metric = '\''reclaimed_file'\''")" 1 &&
+	assert_eq "$(sql loop.db "SELECT firmness FROM whatif_assumption
+		WHERE scenario = '\''policy=v4.12-actual-reclaim'\'' AND item = '\''policy'\''")" exact
+'
+
 test_expect_success SQLITE3 'access=sequential adds no access where the recording has no gap' '
 	vmscope whatif loop.db -a memcg.swappiness=60 -a access=sequential --set memcg.limit=800K > /dev/null &&
 	assert_eq "$(sql loop.db "SELECT baseline, whatif FROM outcome
