@@ -106,8 +106,42 @@ static int start(struct vms_window *w, const char *name, const char *title, cons
 	" (2, 'deactivate_anon'), (3, 'shrink_slab'), (4, 'kswapd_retry')," \
 	" (5, 'mapped_once'))"
 
+/*
+ * The balanced agreement per question (the mean over the kernel's answers of
+ * the share of the decisive decisions with that answer a predictor got
+ * right), from table cls(question, predictor, rank, kernel, n, agreed):
+ * bb the baseline's (rank -1), bt the best trivial predictor's.
+ */
+#define BALANCED \
+	" bal AS (SELECT question, predictor, rank, AVG(1.0 * agreed / n) AS b FROM cls" \
+	"  WHERE n > 0 GROUP BY question, predictor, rank)," \
+	" bb AS (SELECT question, b FROM bal WHERE rank < 0)," \
+	" bt AS (SELECT question, predictor, b FROM (SELECT question, predictor, b," \
+	"  ROW_NUMBER() OVER (PARTITION BY question ORDER BY b DESC, rank) AS k" \
+	"  FROM bal WHERE rank >= 0) WHERE k = 1)"
+#define BALANCED_COLUMNS " bb.b, bt.b, bt.predictor"
+#define BALANCED_JOIN " LEFT JOIN bb ON bb.question = n.name LEFT JOIN bt ON bt.question = n.name"
+
 /* The agreement table's rows from the stored counts (the whole run). */
 static const char agreement_counts_sql[] =
+	"WITH " QUESTIONS ","
+	" cls(question, predictor, rank, kernel, n, agreed) AS (SELECT question, predictor, rank,"
+	"  kernel_answer, decisions, agreed FROM replay_class_count)," BALANCED ","
+	" n AS (SELECT q.i, q.name, TOTAL(c.asked) AS asked, TOTAL(c.decidable) AS decidable,"
+	"  TOTAL(c.agreed) AS agreed, TOTAL(c.decisive) AS decisive,"
+	"  TOTAL(c.agreed_decisive) AS agreed_decisive"
+	"  FROM q LEFT JOIN replay_count c ON c.question = q.name AND c.policy = '" BASELINE "'"
+	"  GROUP BY q.i),"
+	" best AS (SELECT question, predictor, agreed FROM (SELECT question, predictor, agreed,"
+	"  ROW_NUMBER() OVER (PARTITION BY question ORDER BY agreed DESC, rank) AS k"
+	"  FROM replay_trivial_count) WHERE k = 1)"
+	" SELECT n.name, n.asked, n.decidable, n.agreed, n.decisive, n.agreed_decisive,"
+	" best.agreed, best.predictor," BALANCED_COLUMNS
+	" FROM n LEFT JOIN best ON best.question = n.name" BALANCED_JOIN
+	" ORDER BY n.i";
+
+/* The same from counts stored by a vmscope before replay_class_count: no balanced agreement. */
+static const char agreement_counts_sql_old[] =
 	"WITH " QUESTIONS ","
 	" n AS (SELECT q.i, q.name, TOTAL(c.asked) AS asked, TOTAL(c.decidable) AS decidable,"
 	"  TOTAL(c.agreed) AS agreed, TOTAL(c.decisive) AS decisive,"
@@ -118,7 +152,7 @@ static const char agreement_counts_sql[] =
 	"  ROW_NUMBER() OVER (PARTITION BY question ORDER BY agreed DESC, rank) AS k"
 	"  FROM replay_trivial_count) WHERE k = 1)"
 	" SELECT n.name, n.asked, n.decidable, n.agreed, n.decisive, n.agreed_decisive,"
-	" best.agreed, best.predictor FROM n LEFT JOIN best ON best.question = n.name"
+	" best.agreed, best.predictor, NULL, NULL, NULL FROM n LEFT JOIN best ON best.question = n.name"
 	" ORDER BY n.i";
 
 /* @counts: from the stored counts, else from the rows of replay_result. */
@@ -129,12 +163,21 @@ static int agreement(struct vms_window *w, struct out *o, int have_trivial, int 
 		" (2, 'deactivate_anon'), (3, 'shrink_slab'), (4, 'kswapd_retry'),"
 		" (5, 'mapped_once')),"
 		" r AS (SELECT * FROM " IN_WINDOW " WHERE policy = '" BASELINE "'), " BEST_TRIVIAL ","
+		" cls(question, predictor, rank, kernel, n, agreed) AS ("
+		"  SELECT question, '" BASELINE "', -1, kernel, COUNT(*), TOTAL(agrees = 1) FROM r"
+		"  WHERE decisive = 1 GROUP BY question, kernel"
+		"  UNION ALL SELECT t.question, t.predictor,"
+		"  MIN(MIN(t.rowid)) OVER (PARTITION BY t.question, t.predictor), r.kernel, COUNT(*),"
+		"  TOTAL(t.agrees) FROM replay_trivial t JOIN r ON r.decision = t.decision"
+		"  AND r.question = t.question WHERE r.decisive = 1"
+		"  GROUP BY t.question, t.predictor, r.kernel)," BALANCED ","
 		" n AS (SELECT q.i, q.name, COUNT(r.rid) AS asked, COUNT(r.agrees) AS decidable,"
 		"  TOTAL(r.agrees = 1) AS agreed, TOTAL(r.decisive = 1) AS decisive,"
 		"  TOTAL(r.decisive = 1 AND r.agrees = 1) AS agreed_decisive"
 		"  FROM q LEFT JOIN r ON r.question = q.name GROUP BY q.i)"
 		" SELECT n.name, n.asked, n.decidable, n.agreed, n.decisive, n.agreed_decisive,"
-		" best.agreed, best.predictor FROM n LEFT JOIN best ON best.question = n.name"
+		" best.agreed, best.predictor," BALANCED_COLUMNS
+		" FROM n LEFT JOIN best ON best.question = n.name" BALANCED_JOIN
 		" ORDER BY n.i";
 	/* a database replayed before replay_trivial existed: no trivial predictor */
 	static const char sql_old[] =
@@ -143,14 +186,19 @@ static int agreement(struct vms_window *w, struct out *o, int have_trivial, int 
 		" (5, 'mapped_once')),"
 		" r AS (SELECT * FROM " IN_WINDOW " WHERE policy = '" BASELINE "')"
 		" SELECT q.name, COUNT(r.rid), COUNT(r.agrees), TOTAL(r.agrees = 1),"
-		" TOTAL(r.decisive = 1), TOTAL(r.decisive = 1 AND r.agrees = 1), NULL, NULL"
-		" FROM q LEFT JOIN r ON r.question = q.name GROUP BY q.i ORDER BY q.i";
+		" TOTAL(r.decisive = 1), TOTAL(r.decisive = 1 AND r.agrees = 1), NULL, NULL,"
+		" NULL, NULL, NULL FROM q LEFT JOIN r ON r.question = q.name GROUP BY q.i ORDER BY q.i";
 	struct table *t = NULL;
 	sqlite3_stmt *st = NULL;
+	long long have_class = 0;
 	int rc;
 
+	if (counts && vms_window_int(w, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'"
+				     " AND name = 'replay_class_count'", &have_class) < 0)
+		return -1;
 	if (start(w, "agreement", "Baseline agreement with the recorded kernel",
-		  counts ? agreement_counts_sql : have_trivial ? sql : sql_old, &t, &st))
+		  counts ? (have_class ? agreement_counts_sql : agreement_counts_sql_old) :
+		  have_trivial ? sql : sql_old, &t, &st))
 		return -1;
 	plain_columns(t, "question", "asked", "decidable", "agreed", NULL);
 	table_column(t, "agreement", "%", 1);
@@ -158,6 +206,9 @@ static int agreement(struct vms_window *w, struct out *o, int have_trivial, int 
 	table_column(t, "agreement on decisive", "%", 1);
 	table_column(t, "best trivial", "%", 1);
 	table_column(t, "best trivial predictor", NULL, 0);
+	table_column(t, "balanced on decisive", "%", 1);
+	table_column(t, "best trivial balanced", "%", 1);
+	table_column(t, "best balanced predictor", NULL, 0);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		long long dec = sqlite3_column_int64(st, 2), agreed = sqlite3_column_int64(st, 3);
 		long long decisive = sqlite3_column_int64(st, 4);
@@ -183,6 +234,15 @@ static int agreement(struct vms_window *w, struct out *o, int have_trivial, int 
 			table_null(t);
 			table_null(t);
 		}
+		for (int c = 8; c <= 9; c++)
+			if (decisive && sqlite3_column_type(st, c) != SQLITE_NULL)
+				table_real(t, 100.0 * sqlite3_column_double(st, c));
+			else
+				table_null(t);
+		if (decisive && sqlite3_column_type(st, 10) != SQLITE_NULL)
+			table_text(t, (const char *)sqlite3_column_text(st, 10));
+		else
+			table_null(t);
 	}
 	table_note(t, "policy %s; a decision is undecidable when the recording cannot tell the "
 		   "kernel's choice (e.g. no shrinker event: not called, or nothing to free)", BASELINE);
@@ -190,6 +250,10 @@ static int agreement(struct vms_window *w, struct out *o, int have_trivial, int 
 		   "(not settled by swap, list sizes at this priority or loop structure alone); "
 		   "best trivial: the best of the question's trivial predictors on those decisions. "
 		   "Agreement is evidence for the policy's logic only where it beats the trivial one");
+	table_note(t, "balanced: the mean, over the kernel's answers on the decisive decisions, "
+		   "of the share of those decisions answered right, for the baseline and for the best "
+		   "trivial predictor on it: always giving the kernel's most frequent answer scores "
+		   "100 / (answers seen) %%, however rare the others are");
 	table_note(t, "mapped_once agrees by construction: the kernel's answer (keep) is what the "
 		   "pass's nr_ref_keep counts, and what decides it per page (its referenced PTEs, "
 		   "PG_referenced, VM_EXEC) is in no event, so no decision is decisive; it shows "

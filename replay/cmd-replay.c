@@ -261,6 +261,7 @@ int cmd_replay(int argc, const char **argv)
 	    vms_db_exec(db, "DROP TABLE IF EXISTS replay_trivial; DROP TABLE IF EXISTS replay_result;"
 			" DROP TABLE IF EXISTS decision; DROP TABLE IF EXISTS replay_summary;"
 			" DROP TABLE IF EXISTS replay_count; DROP TABLE IF EXISTS replay_trivial_count;"
+			" DROP TABLE IF EXISTS replay_class_count;"
 			" DROP TABLE IF EXISTS replay_vs_baseline") ||
 	    vms_db_apply_schema_file(db, "007-replay.sql") ||
 	    vms_db_apply_schema_file(db, "015-replay-summary.sql") ||

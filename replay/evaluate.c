@@ -90,13 +90,14 @@ struct eval_ctx {
 };
 
 /* Count one answer in the summary, as replay_result's row of it would count. */
-static int summarize(struct eval_ctx *e, const struct decision *d, int q, const char *answer,
-		     int agrees, long long pages, int has_pages, enum vms_prov firm, int undecidable,
-		     int decisive)
+static int summarize(struct eval_ctx *e, const struct decision *d, int q, const char *kernel,
+		     const char *answer, int agrees, long long pages, int has_pages,
+		     enum vms_prov firm, int undecidable, int decisive)
 {
 	struct summary_answer a = {
 		.policy = e->policy_index, .decision = d - e->first, .question = q,
-		.reclaimer = d->reclaimer_index, .answer = answer, .agrees = undecidable ? -1 : !!agrees,
+		.reclaimer = d->reclaimer_index, .answer = answer, .kernel = kernel,
+		.agrees = undecidable ? -1 : !!agrees,
 		.pages = pages, .has_pages = has_pages, .firm = firm <= VMS_PROV_SAMPLED,
 		.decisive = decisive && !undecidable,
 		.stored = e->insert && !(e->differences_only && (undecidable || agrees)),
@@ -117,7 +118,7 @@ static int store(struct eval_ctx *e, const struct decision *d, int q, const char
 	sqlite3_stmt *st = e->insert;
 	long long id = d->id;
 
-	if (e->sum && summarize(e, d, q, answer, agrees, pages, has_pages, firm, undecidable,
+	if (e->sum && summarize(e, d, q, kernel, answer, agrees, pages, has_pages, firm, undecidable,
 				decisive))
 		return -1;
 	e->tot->asked[q]++;
@@ -342,7 +343,8 @@ static enum vms_prov firmness_of(struct eval_ctx *e, const struct vms_pass_input
  * the kernel answered @seen; @counted: the baseline's answer there is
  * decisive too (replay_result.decisive), so the summary counts them.
  */
-static int score_trivial(struct eval_ctx *e, int q, const struct decision *d, int seen, int counted)
+static int score_trivial(struct eval_ctx *e, int q, const struct decision *d, int seen,
+			 const char *kernel, int counted)
 {
 	sqlite3_stmt *st = e->trivial;
 
@@ -350,7 +352,7 @@ static int score_trivial(struct eval_ctx *e, int q, const struct decision *d, in
 		int agrees = trivial_answer(q, k, d) == seen;
 
 		if (e->sum && counted)
-			summary_trivial(e->sum, q, k, agrees);
+			summary_trivial(e->sum, q, k, agrees, kernel);
 		if (e->differences_only)
 			continue;
 		sqlite3_reset(st);
@@ -388,7 +390,7 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 		else if (!(bits & 1) && (seen & 1))
 			pages = d->scanned[0];
 		decisive = question_decisive(Q_SCAN, d);
-		if (decisive && score_trivial(e, Q_SCAN, d, seen, !undecidable))
+		if (decisive && score_trivial(e, Q_SCAN, d, seen, types_name(seen), !undecidable))
 			return -1;
 		if (store(e, d, Q_SCAN, types_name(seen), undecidable ? "undecidable" : types_name(bits),
 			  bits == seen, pages, !undecidable,
@@ -429,7 +431,7 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 		undecidable = want == VMS_UNDECIDABLE;
 		did = d->scanned[file ? 3 : 1] > 0;
 		decisive = question_decisive(q, d);
-		if (decisive && score_trivial(e, q, d, did, !undecidable))
+		if (decisive && score_trivial(e, q, d, did, did ? "aged" : "kept", !undecidable))
 			return -1;
 		if (store(e, d, q, did ? "aged" : "kept",
 			  undecidable ? "undecidable" : want ? "aged" : "kept", want == did,
@@ -444,7 +446,7 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 		/* no shrinker event: not called, or called with nothing to free */
 		undecidable = want == VMS_UNDECIDABLE || (want && !did);
 		decisive = question_decisive(Q_SLAB, d);
-		if (decisive && did && score_trivial(e, Q_SLAB, d, did, !undecidable))
+		if (decisive && did && score_trivial(e, Q_SLAB, d, did, "shrink", !undecidable))
 			return -1;
 		if (store(e, d, Q_SLAB, did ? "shrink" : "no shrinker call seen",
 			  want == VMS_UNDECIDABLE ? "undecidable" : want ? "shrink" : "skip",
@@ -495,7 +497,8 @@ static int eval_run(struct eval_ctx *e, const struct decision *d)
 	want = ask_retry(e, &run);
 	undecidable = want == VMS_UNDECIDABLE;
 	decisive = question_decisive(Q_RETRY, d);
-	if (decisive && score_trivial(e, Q_RETRY, d, d->retried, !undecidable))
+	if (decisive && score_trivial(e, Q_RETRY, d, d->retried,
+				       d->retried ? "retried" : "failure counted", !undecidable))
 		return -1;
 	/* cache_trim_mode_failed rests on the passes' sampled sizes and inferred refaults */
 	run.cache_trim_mode_failed = !run.cache_trim_mode_failed;

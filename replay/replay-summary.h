@@ -25,6 +25,7 @@ struct summary_answer {
 	int question;			/* 0..N_QUESTIONS - 1, question_names[] */
 	int reclaimer;			/* reclaimer_names[] */
 	const char *answer;		/* the policy's answer: a string that outlives the summary */
+	const char *kernel;		/* the kernel's answer (its class for the balanced agreement), too */
 	int agrees;			/* 1, 0, or -1 undecidable */
 	long long pages;
 	int has_pages;
@@ -41,8 +42,11 @@ struct replay_summary *summary_new(int npolicies, long ndecisions);
 void summary_free(struct replay_summary *s);
 /* Count @a, the next answer in the order replay_result rows are stored. Return: 0 or -1. */
 int summary_add(struct replay_summary *s, const struct summary_answer *a);
-/* Count trivial predictor @k of question @q on a decision the baseline marked decisive. */
-void summary_trivial(struct replay_summary *s, int q, int k, int agrees);
+/*
+ * Count trivial predictor @k of question @q on a decision the baseline
+ * marked decisive, where the kernel answered @kernel (a string constant).
+ */
+void summary_trivial(struct replay_summary *s, int q, int k, int agrees, const char *kernel);
 /*
  * Store the counts in the tables of 015-replay-summary.sql (which must
  * exist and be empty), with @labels the policies' names, @results how

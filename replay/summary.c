@@ -4,7 +4,10 @@
  * the counts (schema/015-replay-summary.sql): per policy, question and
  * reclaimer (replay_count), the trivial predictors on the baseline's
  * decisive decisions (replay_trivial_count) and the answers that differ
- * from the baseline's (replay_vs_baseline). Each group keeps the position
+ * from the baseline's (replay_vs_baseline), and per kernel answer the
+ * baseline's and the trivial predictors' agreement on the decisive decisions
+ * (replay_class_count: the balanced agreement, which a predictor cannot
+ * reach by always giving the kernel's most frequent answer). Each group keeps the position
  * of its first answer among all answers, the order replay_result rows are
  * stored in, so that the report lists the groups in the order its per-row
  * queries did (ORDER BY MIN(rowid)).
@@ -43,6 +46,17 @@ struct vs_group {
 	long long first_answer, decisions, pages, pages_seen;
 };
 
+/* Kernel answers a question can have: scan_balance's none, anon, file, anon+file. */
+#define N_CLASSES 4
+
+/* The kernel's answers of a question seen so far, and the counts per answer. */
+struct answer_classes {
+	const char *name[N_CLASSES];
+	int n;
+	long long decisions[N_CLASSES], agreed[N_CLASSES];		/* the baseline's */
+	long long trivial_rows[N_TRIVIAL][N_CLASSES], trivial_agreed[N_TRIVIAL][N_CLASSES];
+};
+
 struct replay_summary {
 	int npolicies;
 	long ndecisions;
@@ -51,6 +65,7 @@ struct replay_summary {
 	int last_policy;			/* the policy of the last row, -1 none */
 	struct group *groups;			/* [policy][question][reclaimer] */
 	long long trivial_rows[N_QUESTIONS][N_TRIVIAL], trivial_agreed[N_QUESTIONS][N_TRIVIAL];
+	struct answer_classes classes[N_QUESTIONS];
 	const char **baseline;			/* [decision][question]: the baseline's answer */
 	struct vs_group *vs;
 	long nvs, vs_alloc;
@@ -126,6 +141,20 @@ static struct vs_group *vs_group_of(struct replay_summary *s, const struct summa
 	return g;
 }
 
+/* The index of the kernel's answer @kernel among question @q's, or -1 (more than N_CLASSES). */
+static int class_of(struct replay_summary *s, int q, const char *kernel)
+{
+	struct answer_classes *c = &s->classes[q];
+
+	for (int i = 0; i < c->n; i++)
+		if (same_text(c->name[i], kernel))
+			return i;
+	if (c->n == N_CLASSES)
+		return -1;
+	c->name[c->n] = kernel;
+	return c->n++;
+}
+
 int summary_add(struct replay_summary *s, const struct summary_answer *a)
 {
 	struct group *g = &s->groups[(a->policy * N_QUESTIONS + a->question) * N_RECLAIMERS + a->reclaimer];
@@ -153,6 +182,14 @@ int summary_add(struct replay_summary *s, const struct summary_answer *a)
 	if (a->decisive) {
 		g->decisive++;
 		g->agreed_decisive += a->agrees > 0;
+		if (a->policy == 0 && a->kernel) {
+			int c = class_of(s, a->question, a->kernel);
+
+			if (c >= 0) {
+				s->classes[a->question].decisions[c]++;
+				s->classes[a->question].agreed[c] += a->agrees > 0;
+			}
+		}
 	}
 	if (a->policy == 0) {
 		*base = a->answer;
@@ -175,10 +212,16 @@ int summary_add(struct replay_summary *s, const struct summary_answer *a)
 	return 0;
 }
 
-void summary_trivial(struct replay_summary *s, int q, int k, int agrees)
+void summary_trivial(struct replay_summary *s, int q, int k, int agrees, const char *kernel)
 {
+	int c = class_of(s, q, kernel);
+
 	s->trivial_rows[q][k]++;
 	s->trivial_agreed[q][k] += agrees != 0;
+	if (c >= 0) {
+		s->classes[q].trivial_rows[k][c]++;
+		s->classes[q].trivial_agreed[k][c] += agrees != 0;
+	}
 }
 
 static void bind_sum(sqlite3_stmt *st, int col, long long sum, long long seen)
@@ -245,6 +288,39 @@ static int store_trivial(struct replay_summary *s, sqlite3 *sql, sqlite3_stmt *s
 	return 0;
 }
 
+/* One row of replay_class_count (@rank -1: the baseline). */
+static int class_row(sqlite3 *sql, sqlite3_stmt *st, int q, const char *predictor, int rank,
+		     const char *kernel, long long decisions, long long agreed)
+{
+	if (!decisions)
+		return 0;
+	sqlite3_bind_text(st, 1, question_names[q], -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, predictor, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 3, rank);
+	sqlite3_bind_text(st, 4, kernel, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, decisions);
+	sqlite3_bind_int64(st, 6, agreed);
+	return step(sql, st);
+}
+
+static int store_classes(struct replay_summary *s, sqlite3 *sql, const char *baseline,
+			 sqlite3_stmt *st)
+{
+	for (int q = 0; q < N_QUESTIONS; q++) {
+		const struct answer_classes *c = &s->classes[q];
+
+		for (int i = 0; i < c->n; i++) {
+			if (class_row(sql, st, q, baseline, -1, c->name[i], c->decisions[i], c->agreed[i]))
+				return -1;
+			for (int k = 0; k < N_TRIVIAL && trivial_name(q, k); k++)
+				if (class_row(sql, st, q, trivial_name(q, k), k, c->name[i],
+					      c->trivial_rows[k][i], c->trivial_agreed[k][i]))
+					return -1;
+		}
+	}
+	return 0;
+}
+
 static int store_vs(struct replay_summary *s, sqlite3 *sql, const char *const *labels,
 		    sqlite3_stmt *st)
 {
@@ -272,11 +348,12 @@ int summary_store(struct replay_summary *s, sqlite3 *sql, const char *const *lab
 		"INSERT INTO replay_count VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 		"INSERT INTO replay_trivial_count VALUES (?, ?, ?, ?, ?)",
 		"INSERT INTO replay_vs_baseline VALUES (?, ?, ?, ?, ?, ?, ?)",
+		"INSERT INTO replay_class_count VALUES (?, ?, ?, ?, ?, ?)",
 	};
-	sqlite3_stmt *st[4] = { NULL };
+	sqlite3_stmt *st[5] = { NULL };
 	int rc = -1, i;
 
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 5; i++)
 		if (sqlite3_prepare_v2(sql, inserts[i], -1, &st[i], NULL)) {
 			vms_error("cannot store the replay summary: %s", sqlite3_errmsg(sql));
 			goto out;
@@ -290,10 +367,11 @@ int summary_store(struct replay_summary *s, sqlite3 *sql, const char *const *lab
 	if (s->last_policy >= 0)
 		sqlite3_bind_text(st[0], 7, labels[s->last_policy], -1, SQLITE_STATIC);
 	if (!step(sql, st[0]) && !store_counts(s, sql, labels, st[1]) &&
-	    !store_trivial(s, sql, st[2]) && !store_vs(s, sql, labels, st[3]))
+	    !store_trivial(s, sql, st[2]) && !store_vs(s, sql, labels, st[3]) &&
+	    (!s->npolicies || !store_classes(s, sql, labels[0], st[4])))
 		rc = 0;
 out:
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 5; i++)
 		sqlite3_finalize(st[i]);
 	return rc;
 }

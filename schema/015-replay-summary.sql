@@ -54,6 +54,21 @@ CREATE TABLE IF NOT EXISTS replay_trivial_count (
 
 -- Per policy (the baseline excepted), question and pair of answers: the
 -- decisions where the policy's answer is not the baseline's.
+-- Per kernel answer, on the baseline's decisive decisions: how often the
+-- baseline and each trivial predictor agreed (the balanced agreement is the
+-- mean over the kernel's answers of agreed / decisions: a predictor that
+-- always gives the kernel's most frequent answer gets 100 / the number of
+-- answers, whatever their frequencies).
+CREATE TABLE IF NOT EXISTS replay_class_count (
+	question TEXT NOT NULL,
+	predictor TEXT NOT NULL,       -- the baseline policy's label, or a trivial predictor's name
+	rank INTEGER NOT NULL,         -- -1 the baseline; else the trivial predictor's place (as in
+	                               -- replay_trivial_count)
+	kernel_answer TEXT NOT NULL,   -- replay_result.kernel of those decisions
+	decisions INTEGER NOT NULL,    -- decisive decisions where the kernel answered so
+	agreed INTEGER NOT NULL        -- of those, where the predictor matches the kernel
+);
+
 CREATE TABLE IF NOT EXISTS replay_vs_baseline (
 	policy TEXT NOT NULL,
 	question TEXT NOT NULL,

@@ -19,6 +19,9 @@
 #    existed, or a window) is the report from the counts; a window over a
 #    differences-only replay says it needs --results all, and so does
 #    `vmscope plot DB replay`.
+#  - the text's digests are those of the binary that added the balanced
+#    agreement (its three columns and note are the only change from the one
+#    before; replay_class_count equals the grouping of the rows);
 # No root.
 . "$(dirname "$0")/test-lib.sh"
 
@@ -48,6 +51,22 @@ trivial_from_rows() {
 		COUNT(*), SUM(t.agrees) FROM replay_trivial t JOIN replay_result r ON r.decision = t.decision
 		AND r.question = t.question AND r.policy = 'v6.18' WHERE r.decisive = 1
 		GROUP BY 1, 2 ORDER BY 1, 3"
+}
+# replay_class_count, and the same from the rows: per question and kernel answer, the
+# baseline's and each trivial predictor's agreement on the baseline's decisive decisions
+classes_of() {
+	sql "$1" "SELECT question, predictor, rank, kernel_answer, decisions, agreed
+		FROM replay_class_count ORDER BY 1, 3, 4"
+}
+classes_from_rows() {
+	sql "$1" "SELECT question, 'v6.18', -1, kernel, COUNT(*), SUM(agrees = 1) FROM replay_result
+		WHERE policy = 'v6.18' AND decisive = 1 GROUP BY 1, 4
+		UNION ALL SELECT t.question, t.predictor, t.rank, r.kernel, COUNT(*), SUM(t.agrees)
+		FROM (SELECT *, DENSE_RANK() OVER (PARTITION BY question ORDER BY first) - 1 AS rank
+		FROM (SELECT *, MIN(rowid) OVER (PARTITION BY question, predictor) AS first
+		FROM replay_trivial)) t
+		JOIN replay_result r ON r.decision = t.decision AND r.question = t.question
+		AND r.policy = 'v6.18' WHERE r.decisive = 1 GROUP BY 1, 2, 4 ORDER BY 1, 3, 4"
 }
 vs_of() {
 	sql "$1" "SELECT policy, question, baseline_answer, policy_answer, first_answer, decisions, pages
@@ -81,6 +100,8 @@ check() {
 	test -s counts.txt && test_cmp rows.txt counts.txt &&
 	vs_of "$1.db" > counts.txt && vs_from_rows "$1.db" > rows.txt &&
 	test_cmp rows.txt counts.txt &&
+	classes_of "$1.db" > counts.txt && classes_from_rows "$1.db" > rows.txt &&
+	test_cmp rows.txt counts.txt &&
 	# only the differences
 	xz -dc "$S/$1.db.xz" > "$1-d.db" &&
 	vmscope replay "$1-d.db" --results differences > "$1-d.txt" 2> d.err &&
@@ -92,25 +113,36 @@ check() {
 	counts_of "$1.db" > a.txt && counts_of "$1-d.db" > b.txt && test_cmp a.txt b.txt &&
 	trivial_of "$1.db" > a.txt && trivial_of "$1-d.db" > b.txt && test_cmp a.txt b.txt &&
 	vs_of "$1.db" > a.txt && vs_of "$1-d.db" > b.txt && test_cmp a.txt b.txt &&
+	classes_of "$1.db" > a.txt && classes_of "$1-d.db" > b.txt && test_cmp a.txt b.txt &&
 	# the report from the counts, and from the rows as for a database replayed before them
 	vmscope report "$1.db" replay > report.txt && test_cmp "$1.txt" report.txt &&
 	cp "$1.db" "$1-old.db" &&
 	sql "$1-old.db" "DROP TABLE replay_summary; DROP TABLE replay_count;
-		DROP TABLE replay_trivial_count; DROP TABLE replay_vs_baseline" &&
+		DROP TABLE replay_trivial_count; DROP TABLE replay_vs_baseline;
+		DROP TABLE replay_class_count" &&
 	vmscope report "$1-old.db" replay > old.txt && test_cmp "$1.txt" old.txt
 }
 
 test_expect_success SQLITE3 'kswapd-fail: counts equal the rows, text and rows as before' '
-	check kswapd-fail 3678 3050 a1d7f13dab5b8128 a15b878a8d81fb1b
+	check kswapd-fail 3678 3050 a1d7f13dab5b8128 e2217e0785977ccb
 '
 
 test_expect_success SQLITE3 'smallfiles: counts equal the rows, text and rows as before' '
-	check smallfiles 73632 61355 bd0929f3ad9c3ad7 11de415f8073bfd2
+	check smallfiles 73632 61355 bd0929f3ad9c3ad7 f38b2ea5e2f8c8dd
 '
 
 test_expect_success SQLITE3 'thrash: counts equal the rows, text and rows as before' '
-	check thrash 373644 307675 af574f966b6817a9 23d98a185f661e0b &&
-	test "$(sql thrash.db "SELECT COUNT(*) FROM replay_vs_baseline")" -gt 0
+	check thrash 373644 307675 af574f966b6817a9 ef10ee50060cba81 &&
+	test "$(sql thrash.db "SELECT COUNT(*) FROM replay_vs_baseline")" -gt 0 &&
+	# balanced: the kernel kept 4,636 of the decisive deactivate_file passes and aged
+	# 26; the baseline is right on 4,629 and 19 of them, every trivial predictor on all
+	# of one answer and none of the other
+	assert_eq "$(sql thrash.db "SELECT group_concat(kernel_answer || \" \" || decisions || \" \" || agreed)
+		FROM (SELECT * FROM replay_class_count WHERE question = \"deactivate_file\" AND rank = -1
+		ORDER BY kernel_answer)")" "aged 26 19,kept 4636 4629" &&
+	vmscope report thrash.db replay --table agreement --format csv > agreement.csv &&
+	assert_eq "$(awk -F, "\$1 == \"deactivate_file\" { print \$10, \$11, \$12 }" agreement.csv)" \
+		"$(awk "BEGIN { printf \"%.1f\", 50 * (19 / 26 + 4629 / 4636) }") 50.0 refault-blind (ratio only)"
 '
 
 test_expect_success SQLITE3 'a window: from the rows with every answer, a note with the differences only' '
