@@ -19,7 +19,7 @@
 
 /*
  * --results auto keeps every answer up to this many decisions x policies
- * (replay_summary.results): 50,000 decisions with the five built-in policies
+ * (replay_summary.results): 41,666 decisions with the six built-in policies
  */
 #define ALL_RESULTS_MAX_PAIRS 250000
 
