@@ -122,38 +122,31 @@ static int start(struct vms_window *w, const char *name, const char *title, cons
 #define BALANCED_COLUMNS " bb.b, bt.b, bt.predictor"
 #define BALANCED_JOIN " LEFT JOIN bb ON bb.question = n.name LEFT JOIN bt ON bt.question = n.name"
 
-/* The agreement table's rows from the stored counts (the whole run). */
-static const char agreement_counts_sql[] =
-	"WITH " QUESTIONS ","
-	" cls(question, predictor, rank, kernel, n, agreed) AS (SELECT question, predictor, rank,"
-	"  kernel_answer, decisions, agreed FROM replay_class_count)," BALANCED ","
-	" n AS (SELECT q.i, q.name, TOTAL(c.asked) AS asked, TOTAL(c.decidable) AS decidable,"
-	"  TOTAL(c.agreed) AS agreed, TOTAL(c.decisive) AS decisive,"
-	"  TOTAL(c.agreed_decisive) AS agreed_decisive"
-	"  FROM q LEFT JOIN replay_count c ON c.question = q.name AND c.policy = '" BASELINE "'"
-	"  GROUP BY q.i),"
-	" best AS (SELECT question, predictor, agreed FROM (SELECT question, predictor, agreed,"
-	"  ROW_NUMBER() OVER (PARTITION BY question ORDER BY agreed DESC, rank) AS k"
-	"  FROM replay_trivial_count) WHERE k = 1)"
-	" SELECT n.name, n.asked, n.decidable, n.agreed, n.decisive, n.agreed_decisive,"
-	" best.agreed, best.predictor," BALANCED_COLUMNS
-	" FROM n LEFT JOIN best ON best.question = n.name" BALANCED_JOIN
-	" ORDER BY n.i";
+/*
+ * The agreement table's rows from the stored counts (the whole run), the
+ * counts per kernel answer (table cls) from @CLS.
+ */
+#define AGREEMENT_COUNTS(CLS) \
+	"WITH " QUESTIONS "," \
+	" cls(question, predictor, rank, kernel, n, agreed) AS (" CLS ")," BALANCED "," \
+	" n AS (SELECT q.i, q.name, TOTAL(c.asked) AS asked, TOTAL(c.decidable) AS decidable," \
+	"  TOTAL(c.agreed) AS agreed, TOTAL(c.decisive) AS decisive," \
+	"  TOTAL(c.agreed_decisive) AS agreed_decisive" \
+	"  FROM q LEFT JOIN replay_count c ON c.question = q.name AND c.policy = '" BASELINE "'" \
+	"  GROUP BY q.i)," \
+	" best AS (SELECT question, predictor, agreed FROM (SELECT question, predictor, agreed," \
+	"  ROW_NUMBER() OVER (PARTITION BY question ORDER BY agreed DESC, rank) AS k" \
+	"  FROM replay_trivial_count) WHERE k = 1)" \
+	" SELECT n.name, n.asked, n.decidable, n.agreed, n.decisive, n.agreed_decisive," \
+	" best.agreed, best.predictor," BALANCED_COLUMNS \
+	" FROM n LEFT JOIN best ON best.question = n.name" BALANCED_JOIN \
+	" ORDER BY n.i"
 
-/* The same from counts stored by a vmscope before replay_class_count: no balanced agreement. */
-static const char agreement_counts_sql_old[] =
-	"WITH " QUESTIONS ","
-	" n AS (SELECT q.i, q.name, TOTAL(c.asked) AS asked, TOTAL(c.decidable) AS decidable,"
-	"  TOTAL(c.agreed) AS agreed, TOTAL(c.decisive) AS decisive,"
-	"  TOTAL(c.agreed_decisive) AS agreed_decisive"
-	"  FROM q LEFT JOIN replay_count c ON c.question = q.name AND c.policy = '" BASELINE "'"
-	"  GROUP BY q.i),"
-	" best AS (SELECT question, predictor, agreed FROM (SELECT question, predictor, agreed,"
-	"  ROW_NUMBER() OVER (PARTITION BY question ORDER BY agreed DESC, rank) AS k"
-	"  FROM replay_trivial_count) WHERE k = 1)"
-	" SELECT n.name, n.asked, n.decidable, n.agreed, n.decisive, n.agreed_decisive,"
-	" best.agreed, best.predictor, NULL, NULL, NULL FROM n LEFT JOIN best ON best.question = n.name"
-	" ORDER BY n.i";
+static const char agreement_counts_sql[] = AGREEMENT_COUNTS(
+	"SELECT question, predictor, rank, kernel_answer, decisions, agreed FROM replay_class_count");
+/* counts stored by a vmscope before replay_class_count: no balanced agreement */
+static const char agreement_counts_sql_old[] = AGREEMENT_COUNTS(
+	"SELECT NULL, NULL, NULL, NULL, NULL, NULL WHERE 0");
 
 /* @counts: from the stored counts, else from the rows of replay_result. */
 static int agreement(struct vms_window *w, struct out *o, int have_trivial, int counts)

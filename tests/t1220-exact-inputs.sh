@@ -38,18 +38,6 @@ decisive() {
 }
 
 # refault_decided DB PROV: "N BASELINE REFAULT_BLIND" agreement (%) on the
-# balanced DB Q: "BASELINE BEST_TRIVIAL PREDICTOR", the balanced agreement (%) on the
-# decisive decisions of Q (the mean over the kernel's answers of the share answered
-# right: replay_class_count), "- - -" without decisive decisions
-balanced() {
-	r=$(sql "$1" "WITH b AS (SELECT predictor, rank, AVG(100.0 * agreed / decisions) AS v
-		FROM replay_class_count WHERE question = '$2' AND decisions > 0 GROUP BY predictor, rank)
-		SELECT printf('%.1f', (SELECT v FROM b WHERE rank < 0)) || ' ' ||
-		(SELECT printf('%.1f', v) || ' ' || replace(predictor, ' ', '_') FROM b WHERE rank >= 0
-		ORDER BY v DESC, rank LIMIT 1)" 2>/dev/null)
-	echo "${r:--  - -}"
-}
-
 # decisive deactivate_file decisions whose refault input is non-zero (where the
 # 2019 fix acts), of those whose refault input has provenance PROV ('%': any)
 refault_decided() {
@@ -198,9 +186,9 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'agreement on decisive decisions,
 		echo "$q: exact inputs: $ex_n decisive, baseline $ex_a %, best trivial $ex_t %;" \
 			"same recording, sampled inputs: $nx;" \
 			"recorded without: $1 decisive, baseline ${2:-} %, best trivial ${3:-} %;" \
-			"balanced (baseline, best trivial): exact $(balanced exact.db $q)," \
-			"same recording sampled $(balanced nox.db $q), recorded without" \
-			"$(balanced sampled.db $q)" >> numbers.txt
+			"balanced (baseline, best trivial): exact $(replay_balanced exact.db $q)," \
+			"same recording sampled $(replay_balanced nox.db $q), recorded without" \
+			"$(replay_balanced sampled.db $q)" >> numbers.txt
 		# deactivation rests on exact inputs only: >= 99 %; scan_balance also on
 		# the anon/file cost, a model (inferred): not below the sampled inputs
 		if [ "$ex_n" -ge 100 ] && [ $q = deactivate_file ]; then

@@ -56,18 +56,6 @@ decisive() {
 		AND agrees IS NOT NULL" | tr '|' ' '
 }
 
-# balanced DB Q: "BASELINE BEST_TRIVIAL PREDICTOR", the balanced agreement (%) on the
-# decisive decisions of Q (the mean over the kernel's answers of the share answered
-# right: replay_class_count), "- - -" without decisive decisions
-balanced() {
-	r=$(sql "$1" "WITH b AS (SELECT predictor, rank, AVG(100.0 * agreed / decisions) AS v
-		FROM replay_class_count WHERE question = '$2' AND decisions > 0 GROUP BY predictor, rank)
-		SELECT printf('%.1f', (SELECT v FROM b WHERE rank < 0)) || ' ' ||
-		(SELECT printf('%.1f', v) || ' ' || replace(predictor, ' ', '_') FROM b WHERE rank >= 0
-		ORDER BY v DESC, rank LIMIT 1)" 2>/dev/null)
-	echo "${r:--  - -}"
-}
-
 remove_swap() {
 	swapon --show=NAME --noheadings 2>/dev/null | grep -qx "$SWAPFILE" && swapoff "$SWAPFILE"
 	rm -f "$SWAPFILE"
@@ -89,7 +77,7 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'refaults decide deactivate_file:
 	assert_eq "$(sql mix.db "SELECT source FROM exact_input_run")" bpf "decision inputs" &&
 	set -- $(decisive mix.db deactivate_file) &&
 	echo "deactivate_file, exact inputs: $1 decisive, baseline $2 %, best trivial $3 % ($4);" \
-		"balanced: $(balanced mix.db deactivate_file)" | tee numbers.txt &&
+		"balanced: $(replay_balanced mix.db deactivate_file)" | tee numbers.txt &&
 	test "$1" -ge 100 &&
 	awk -v a="$2" -v t="$3" "BEGIN { exit !(a >= 99 && a - t >= 20) }"
 '
@@ -101,7 +89,7 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'the same recording on its sample
 	set -- $(decisive mix.db deactivate_file) && exact=$2 &&
 	set -- $(decisive sampled.db deactivate_file) &&
 	echo "deactivate_file, the same recording on sampled inputs: $1 decisive, baseline $2 %, best trivial $3 % ($4);" \
-		"balanced: $(balanced sampled.db deactivate_file)" | tee -a numbers.txt &&
+		"balanced: $(replay_balanced sampled.db deactivate_file)" | tee -a numbers.txt &&
 	awk -v e="$exact" -v s="$2" "BEGIN { exit !(e - s >= 20) }"
 '
 
@@ -115,7 +103,7 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'with swap and anon: scan_balance
 	for q in scan_balance deactivate_file; do
 		set -- $(decisive swap.db $q)
 		echo "$q, with swap, exact inputs: $1 decisive, baseline $2 %, best trivial $3 % ($4);" \
-			"balanced: $(balanced swap.db $q)" | tee -a numbers.txt
+			"balanced: $(replay_balanced swap.db $q)" | tee -a numbers.txt
 	done &&
 	set -- $(decisive swap.db scan_balance) &&
 	test "$1" -ge 100 &&
@@ -125,7 +113,7 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'with swap and anon: scan_balance
 test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'anon refaults decide deactivate_anon: >= 99 % and 20 points above the best trivial' '
 	set -- $(decisive anon.db deactivate_anon) &&
 	echo "deactivate_anon, anonymous pair with swap, exact inputs: $1 decisive, baseline $2 %, best trivial $3 % ($4);" \
-		"balanced: $(balanced anon.db deactivate_anon)" | tee -a numbers.txt &&
+		"balanced: $(replay_balanced anon.db deactivate_anon)" | tee -a numbers.txt &&
 	test "$1" -ge 100 &&
 	awk -v a="$2" -v t="$3" "BEGIN { exit !(a >= 99 && a - t >= 20) }"
 '

@@ -142,7 +142,13 @@ test_expect_success SQLITE3 'thrash: counts equal the rows, text and rows as bef
 		ORDER BY kernel_answer)")" "aged 26 19,kept 4636 4629" &&
 	vmscope report thrash.db replay --table agreement --format csv > agreement.csv &&
 	assert_eq "$(awk -F, "\$1 == \"deactivate_file\" { print \$10, \$11, \$12 }" agreement.csv)" \
-		"$(awk "BEGIN { printf \"%.1f\", 50 * (19 / 26 + 4629 / 4636) }") 50.0 refault-blind (ratio only)"
+		"$(awk "BEGIN { printf \"%.1f\", 50 * (19 / 26 + 4629 / 4636) }") 50.0 refault-blind (ratio only)" &&
+	# counts stored before replay_class_count: the other columns as they were, no balanced ones
+	cp thrash.db thrash-noclass.db &&
+	sql thrash-noclass.db "DROP TABLE replay_class_count" &&
+	vmscope report thrash-noclass.db replay --table agreement --format csv > noclass.csv &&
+	assert_eq "$(cut -d, -f1-9 noclass.csv | md5sum)" "$(cut -d, -f1-9 agreement.csv | md5sum)" &&
+	assert_eq "$(awk -F, "\$1 == \"deactivate_file\" { print \$10 \$11 \$12 }" noclass.csv)" ""
 '
 
 test_expect_success SQLITE3 'a window: from the rows with every answer, a note with the differences only' '

@@ -162,6 +162,17 @@ no_match() {
 		return 1
 	fi
 }
+# replay_balanced DB Q: "BASELINE BEST_TRIVIAL PREDICTOR", the balanced agreement (%) on the
+# decisive decisions of Q (the mean over the kernel's answers of the share answered
+# right: replay_class_count), "- - -" without decisive decisions
+replay_balanced() {
+	r=$(sql "$1" "WITH b AS (SELECT predictor, rank, AVG(100.0 * agreed / decisions) AS v
+		FROM replay_class_count WHERE question = '$2' AND decisions > 0 GROUP BY predictor, rank)
+		SELECT printf('%.1f', (SELECT v FROM b WHERE rank < 0)) || ' ' ||
+		(SELECT printf('%.1f', v) || ' ' || replace(predictor, ' ', '_') FROM b WHERE rank >= 0
+		ORDER BY v DESC, rank LIMIT 1)" 2>/dev/null)
+	echo "${r:--  - -}"
+}
 # assert_eq GOT WANT [WHAT]
 assert_eq() {
 	if [ "$1" != "$2" ]; then echo "${3:-value}: got '$1', want '$2'"; return 1; fi
