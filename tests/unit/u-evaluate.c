@@ -17,6 +17,7 @@
 #include "vms.h"
 #include "../../replay/replay.h"
 #include "tap.h"
+#include "scratch-db.h"
 
 enum { Q_SCAN, Q_DEACT_FILE, Q_DEACT_ANON, Q_SLAB, Q_RETRY };
 
@@ -99,20 +100,8 @@ static struct eval_totals judge(const struct decision *d, int n)
 	struct policy_instance p = { .policy = &test_policy, .label = "test" };
 	struct eval_totals tot;
 
-	if (!db) {
-		char path[] = "/tmp/u-evaluate-XXXXXX";
-		int fd = mkstemp(path);
-
-		if (fd >= 0)
-			close(fd);
-		unlink(path);
-		db = vms_db_create(path, 1, "test");
-		unlink(path);
-		if (!db) {
-			ok(0, "cannot create a scratch database: %s", vms_last_error());
-			exit(done_testing());
-		}
-	}
+	if (!db)
+		db = scratch_db("u-evaluate");
 	memset(&tot, 0, sizeof(tot));
 	if (evaluate_policy(db, d, n, &p, with_trivial, &tot))
 		ok(0, "evaluate_policy: %s", vms_last_error());

@@ -31,6 +31,7 @@
 #include "../../replay/exact-inputs.h"
 #include "../../replay/replay.h"
 #include "tap.h"
+#include "scratch-db.h"
 
 static const char rows[] =
 	"INSERT INTO exact_input_run (id, source, memcg, memcg_id, scope, nodes, attached_ts)"
@@ -76,21 +77,9 @@ static struct vms_pass_input sampled(enum vms_reclaimer who)
 
 int main(void)
 {
-	char path[] = "/tmp/u-exact-view-XXXXXX";
 	struct exact_view *v = NULL;
 	struct vms_pass_input in;
-	struct vms_db *db;
-	int fd = mkstemp(path);
-
-	if (fd >= 0)
-		close(fd);
-	unlink(path);
-	db = vms_db_create(path, 1, "test");
-	unlink(path);
-	if (!db) {
-		ok(0, "cannot create a scratch database: %s", vms_last_error());
-		return done_testing();
-	}
+	struct vms_db *db = scratch_db("u-exact-view");
 
 	/* a database whose run has no exact inputs: no view, no error */
 	ok(exact_view_open(vms_db_sql(db), &v) == 0 && v == NULL, "no exact_input_run row: no view");

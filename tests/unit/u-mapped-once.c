@@ -29,6 +29,7 @@
 #include "vms.h"
 #include "../../replay/replay.h"
 #include "tap.h"
+#include "scratch-db.h"
 
 enum { Q_SCAN, Q_DEACT_FILE, Q_DEACT_ANON, Q_SLAB, Q_RETRY, Q_MAPPED };
 
@@ -76,20 +77,8 @@ static struct eval_totals judge(const struct vms_policy *policy, const struct de
 	struct policy_instance p = { .policy = policy, .label = (char *)policy->name };
 	struct eval_totals tot;
 
-	if (!db) {
-		char path[] = "/tmp/u-mapped-once-XXXXXX";
-		int fd = mkstemp(path);
-
-		if (fd >= 0)
-			close(fd);
-		unlink(path);
-		db = vms_db_create(path, 1, "test");
-		unlink(path);
-		if (!db) {
-			ok(0, "cannot create a scratch database: %s", vms_last_error());
-			exit(done_testing());
-		}
-	}
+	if (!db)
+		db = scratch_db("u-mapped-once");
 	memset(&tot, 0, sizeof(tot));
 	last_label = policy->name;
 	if (evaluate_policy(db, d, 1, &p, 0, &tot))
