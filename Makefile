@@ -135,6 +135,7 @@ LIB_OBJS += replay/decisions.o
 LIB_OBJS += replay/discriminate.o
 LIB_OBJS += replay/trace-inference.o
 LIB_OBJS += replay/evaluate.o
+LIB_OBJS += replay/evaluate-parallel.o
 LIB_OBJS += replay/kernel-logic.o
 LIB_OBJS += replay/kernel-logic-4.o
 LIB_OBJS += replay/plugin.o

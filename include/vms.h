@@ -326,6 +326,8 @@ void vms_progress_done(struct vms_progress *p);
 char *vms_join_args(const char *prog, int argc, const char **argv);
 /* Return: seconds on CLOCK_MONOTONIC. */
 double vms_now(void);
+/* Return: the CPUs this process may run on (its affinity; `taskset -c 0` makes it 1). */
+int vms_cpus_to_run_on(void);
 /* Return: UTC time as ISO 8601 in a static buffer. */
 const char *vms_utc_now(void);
 /**

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,15 @@ double vms_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int vms_cpus_to_run_on(void)
+{
+	cpu_set_t cpus;
+
+	if (sched_getaffinity(0, sizeof(cpus), &cpus))
+		return 2;	/* not known: threads are still worth it */
+	return CPU_COUNT(&cpus);
 }
 
 const char *vms_utc_now(void)

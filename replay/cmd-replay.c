@@ -57,6 +57,12 @@ static const char *results_kept(const char *mode, long ndecisions, int npolicies
 	return mode;
 }
 
+/* evaluate_policies()'s word that a policy is stored: its timing (@arg: the time since). */
+static void policy_done(const char *label, void *arg)
+{
+	phase_done(label, arg);
+}
+
 /* Evaluate every policy into the tables, counting the answers in a summary. Return: 0 or -1. */
 static int evaluate_all(struct vms_db *db, const struct decision *all, long n,
 			struct policy_instance *pols, int npols, const char *results, double *t)
@@ -64,7 +70,6 @@ static int evaluate_all(struct vms_db *db, const struct decision *all, long n,
 	struct replay_summary *sum = summary_new(npols, n);
 	const char **labels = calloc(npols, sizeof(*labels));
 	struct eval_target to = { .differences_only = !strcmp(results, "differences"), .summary = sum };
-	struct eval_totals tot;
 	long long first_ts = 0;
 	int rc = -1, i;
 
@@ -73,16 +78,10 @@ static int evaluate_all(struct vms_db *db, const struct decision *all, long n,
 			vms_error("out of memory");
 		goto out;
 	}
-	for (i = 0; i < npols; i++) {
+	for (i = 0; i < npols; i++)
 		labels[i] = pols[i].label;
-		to.policy_index = i;
-		/* the trivial predictors' rows once, with the baseline's */
-		if (evaluate_policy_into(db, all, n, &pols[i], i == 0, &to, &tot)) {
-			vms_error("policy '%s': %s", pols[i].label, vms_last_error());
-			goto out;
-		}
-		phase_done(pols[i].label, t);
-	}
+	if (evaluate_policies(db, all, n, pols, npols, &to, policy_done, t))
+		goto out;
 	for (long k = 0; k < n; k++)
 		if (!k || all[k].ts < first_ts)
 			first_ts = all[k].ts;

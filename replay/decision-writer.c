@@ -23,7 +23,6 @@
  * when it is handed over, on the caller's thread.
  */
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,18 +185,10 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
-/* Whether a second thread can run beside this one: more than one CPU to run on. */
-static int two_cpus(void)
-{
-	cpu_set_t cpus;
-
-	return sched_getaffinity(0, sizeof(cpus), &cpus) || CPU_COUNT(&cpus) > 1;
-}
-
 struct dc_writer *dc_writer_start(sqlite3 *sql, sqlite3_stmt *insert)
 {
 	struct dc_writer *w = calloc(1, sizeof(*w));
-	int threads = sqlite3_threadsafe() && two_cpus();
+	int threads = sqlite3_threadsafe() && vms_cpus_to_run_on() > 1;
 
 	if (!w) {
 		vms_error("out of memory");

@@ -73,6 +73,21 @@ static const char *types_name(int bits)
 	return names[bits & 3];
 }
 
+/*
+ * replay_result rows per INSERT: a statement with as many value lists is
+ * stepped once for them (a million rows at 10M events: one INSERT each
+ * took a second more).
+ */
+#define ROWS_PER_INSERT 16
+#define RESULT_COLUMNS 9
+
+/* A replay_result row waiting for its INSERT: the values of its columns. */
+struct result_row {
+	long long decision, pages;
+	const char *question, *kernel, *answer, *firmness;
+	int agrees, has_pages, decisive, undecidable;
+};
+
 struct eval_ctx {
 	sqlite3 *sql;
 	sqlite3_stmt *insert;
@@ -87,6 +102,24 @@ struct eval_ctx {
 	const struct decision *first;	/* the decisions evaluated: indexes for the summary */
 	int from_trace;			/* the decision being evaluated has inputs from the events alone */
 	int kept_types;			/* mapped_once: the types whose pages the kernel kept (bits) */
+	struct eval_answers *buf;	/* the answers go here, to be stored later, or NULL */
+	sqlite3_stmt *insert_many;	/* ROWS_PER_INSERT rows of replay_result, or NULL */
+	struct result_row pending[ROWS_PER_INSERT];	/* rows not yet inserted */
+	int npending;
+};
+
+/* One answer of a buffered evaluation: what store() would have stored and counted. */
+struct buffered_answer {
+	const char *kernel, *answer;	/* string constants */
+	long long pages;
+	long decision;			/* index into the decisions evaluated */
+	unsigned char question, agrees, has_pages, firm, undecidable, decisive;
+};
+
+struct eval_answers {
+	struct buffered_answer *a;
+	size_t n, alloc;
+	int failed;			/* out of memory while buffering */
 };
 
 /* Count one answer in the summary, as replay_result's row of it would count. */
@@ -106,21 +139,104 @@ static int summarize(struct eval_ctx *e, const struct decision *d, int q, const 
 	return summary_add(e->sum, &a);
 }
 
+/* Keep one answer in @b for evaluate_store_buffered(). Return: 0, or -1 (out of memory). */
+static int buffer_answer(struct eval_answers *b, long decision, int q, const char *kernel,
+			 const char *answer, int agrees, long long pages, int has_pages,
+			 enum vms_prov firm, int undecidable, int decisive)
+{
+	if (b->n == b->alloc) {
+		size_t na = b->alloc ? 2 * b->alloc : 65536;
+		struct buffered_answer *nb = realloc(b->a, na * sizeof(*nb));
+
+		if (!nb) {
+			b->failed = 1;
+			return -1;
+		}
+		b->a = nb;
+		b->alloc = na;
+	}
+	b->a[b->n++] = (struct buffered_answer){
+		.kernel = kernel, .answer = answer, .pages = pages, .decision = decision,
+		.question = q, .agrees = !!agrees, .has_pages = !!has_pages, .firm = firm,
+		.undecidable = !!undecidable, .decisive = !!decisive,
+	};
+	return 0;
+}
+
+/* Bind @r to the columns of @st from parameter @at + 1 on. */
+static void bind_row(sqlite3_stmt *st, int at, const struct result_row *r, const char *label)
+{
+	sqlite3_bind_text(st, at + 1, label, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, at + 2, r->decision);
+	sqlite3_bind_text(st, at + 3, r->question, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, at + 4, r->kernel, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, at + 5, r->answer, -1, SQLITE_STATIC);
+	if (r->undecidable)
+		sqlite3_bind_null(st, at + 6);
+	else
+		sqlite3_bind_int(st, at + 6, r->agrees);
+	if (r->has_pages)
+		sqlite3_bind_int64(st, at + 7, r->pages);
+	else
+		sqlite3_bind_null(st, at + 7);
+	sqlite3_bind_text(st, at + 8, r->firmness, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, at + 9, r->decisive);
+}
+
+/* Insert the pending rows, in order: ROWS_PER_INSERT at once, or one by one. Return: 0 or -1. */
+static int flush_rows(struct eval_ctx *e)
+{
+	int i = 0, rc = SQLITE_DONE;
+
+	if (e->npending == ROWS_PER_INSERT && e->insert_many) {
+		sqlite3_reset(e->insert_many);
+		for (; i < ROWS_PER_INSERT; i++)
+			bind_row(e->insert_many, i * RESULT_COLUMNS, &e->pending[i], e->label);
+		rc = sqlite3_step(e->insert_many);
+	}
+	for (; i < e->npending && rc == SQLITE_DONE; i++) {
+		sqlite3_reset(e->insert);
+		bind_row(e->insert, 0, &e->pending[i], e->label);
+		rc = sqlite3_step(e->insert);
+	}
+	e->npending = 0;
+	return rc == SQLITE_DONE ? 0 : vms_error("cannot store a replay result: %s",
+						 sqlite3_errmsg(e->sql));
+}
+
+/* Count one answer in the summary and store it in replay_result, as store() says. */
+static int put_answer(struct eval_ctx *e, const struct decision *d, int q, const char *kernel,
+		      const char *answer, int agrees, long long pages, int has_pages,
+		      enum vms_prov firm, int undecidable, int decisive)
+{
+	struct result_row *r;
+
+	if (e->sum && summarize(e, d, q, kernel, answer, agrees, pages, has_pages, firm, undecidable,
+				decisive))
+		return -1;
+	if (!e->insert || (e->differences_only && (undecidable || agrees)))
+		return 0;	/* benchmark, or an answer that does not differ: count only */
+	r = &e->pending[e->npending++];
+	*r = (struct result_row){
+		.decision = d->id, .pages = pages, .question = question_names[q], .kernel = kernel,
+		.answer = answer, .firmness = undecidable ? "undecidable" : prov_name(firm),
+		.agrees = agrees, .has_pages = has_pages, .decisive = decisive && !undecidable,
+		.undecidable = undecidable,
+	};
+	return e->npending == ROWS_PER_INSERT || !e->insert_many ? flush_rows(e) : 0;
+}
+
 /*
  * One answer: counted in the totals and the summary, and stored in
- * replay_result (only when it differs, with differences_only). @kernel and
- * @answer must outlive the evaluation (string constants).
+ * replay_result (only when it differs, with differences_only); in a
+ * buffered evaluation kept for evaluate_store_buffered() instead, which
+ * counts and stores it then. @kernel and @answer must outlive the
+ * evaluation (string constants).
  */
 static int store(struct eval_ctx *e, const struct decision *d, int q, const char *kernel,
 		 const char *answer, int agrees, long long pages, int has_pages, enum vms_prov firm,
 		 int undecidable, int decisive)
 {
-	sqlite3_stmt *st = e->insert;
-	long long id = d->id;
-
-	if (e->sum && summarize(e, d, q, kernel, answer, agrees, pages, has_pages, firm, undecidable,
-				decisive))
-		return -1;
 	e->tot->asked[q]++;
 	if (undecidable)
 		e->tot->undecidable[q]++;
@@ -132,26 +248,11 @@ static int store(struct eval_ctx *e, const struct decision *d, int q, const char
 		e->tot->decisive[q]++;
 		e->tot->agreed_decisive[q] += agrees != 0;
 	}
-	if (!st || (e->differences_only && (undecidable || agrees)))
-		return 0;	/* benchmark, or an answer that does not differ: count only */
-	sqlite3_reset(st);
-	sqlite3_bind_text(st, 1, e->label, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, id);
-	sqlite3_bind_text(st, 3, question_names[q], -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, kernel, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, answer, -1, SQLITE_STATIC);
-	if (undecidable)
-		sqlite3_bind_null(st, 6);
-	else
-		sqlite3_bind_int(st, 6, agrees);
-	if (has_pages)
-		sqlite3_bind_int64(st, 7, pages);
-	else
-		sqlite3_bind_null(st, 7);
-	sqlite3_bind_text(st, 8, undecidable ? "undecidable" : prov_name(firm), -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 9, decisive && !undecidable);
-	return sqlite3_step(st) == SQLITE_DONE ? 0 : vms_error("cannot store a replay result: %s",
-								sqlite3_errmsg(e->sql));
+	if (e->buf)
+		return buffer_answer(e->buf, d - e->first, q, kernel, answer, agrees, pages, has_pages,
+				     firm, undecidable, decisive);
+	return put_answer(e, d, q, kernel, answer, agrees, pages, has_pages, firm, undecidable,
+			  decisive);
 }
 
 /* The policy's hook, or the baseline's when it has none or defers. */
@@ -528,6 +629,62 @@ int evaluate_policy(struct vms_db *db, const struct decision *all, long n,
 	return evaluate_policy_into(db, all, n, p, with_trivial, &every_row, tot);
 }
 
+/* The INSERT of ROWS_PER_INSERT replay_result rows, or NULL (then they go one at a time). */
+static sqlite3_stmt *insert_many(sqlite3 *sql)
+{
+	static const char head[] = "INSERT INTO replay_result VALUES ",
+			  one[] = "(?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	char text[sizeof(head) + ROWS_PER_INSERT * (sizeof(one) + 2)], *p = text;
+	sqlite3_stmt *st = NULL;
+
+	p += sprintf(p, "%s", head);
+	for (int k = 0; k < ROWS_PER_INSERT; k++)
+		p += sprintf(p, "%s%s", k ? ", " : "", one);
+	if (sqlite3_prepare_v2(sql, text, -1, &st, NULL)) {
+		sqlite3_finalize(st);
+		return NULL;
+	}
+	return st;
+}
+
+/* Insert what is pending and finalize @e's statements. Return: @rc, or -1 when the rows failed. */
+static int close_target(struct eval_ctx *e, int rc)
+{
+	if (!rc && e->npending)
+		rc = flush_rows(e);
+	sqlite3_finalize(e->insert);
+	sqlite3_finalize(e->insert_many);
+	sqlite3_finalize(e->trivial);
+	e->insert = e->insert_many = e->trivial = NULL;
+	return rc;
+}
+
+/* Prepare @e's statements: replay_result's rows of @p emptied, and with @with_trivial replay_trivial's. */
+static int open_target(struct vms_db *db, struct eval_ctx *e, int with_trivial)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(e->sql, "DELETE FROM replay_result WHERE policy = ?1", -1, &st, NULL))
+		goto sql_err;
+	sqlite3_bind_text(st, 1, e->label, -1, SQLITE_STATIC);
+	sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(e->sql, "INSERT INTO replay_result VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       -1, &e->insert, NULL))
+		goto sql_err;
+	e->insert_many = insert_many(e->sql);
+	if (with_trivial &&
+	    (sqlite3_exec(e->sql, "DELETE FROM replay_trivial", NULL, NULL, NULL) ||
+	     sqlite3_prepare_v2(e->sql, "INSERT INTO replay_trivial VALUES (?, ?, ?, ?)", -1,
+				&e->trivial, NULL))) {
+		close_target(e, -1);
+		goto sql_err;
+	}
+	return 0;
+sql_err:
+	return vms_error("%s: %s", vms_db_path(db), sqlite3_errmsg(e->sql));
+}
+
 int evaluate_policy_into(struct vms_db *db, const struct decision *all, long n,
 			 struct policy_instance *p, int with_trivial, const struct eval_target *to,
 			 struct eval_totals *tot)
@@ -537,31 +694,58 @@ int evaluate_policy_into(struct vms_db *db, const struct decision *all, long n,
 		.differences_only = to->differences_only, .sum = to->summary,
 		.policy_index = to->policy_index, .first = all,
 	};
-	sqlite3_stmt *st = NULL;
-	int rc = -1;
 
 	memset(tot, 0, sizeof(*tot));
-	if (sqlite3_prepare_v2(e.sql, "DELETE FROM replay_result WHERE policy = ?1", -1, &st, NULL))
-		goto sql_err;
-	sqlite3_bind_text(st, 1, p->label, -1, SQLITE_STATIC);
-	sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (sqlite3_prepare_v2(e.sql, "INSERT INTO replay_result VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", -1,
-			       &e.insert, NULL))
-		goto sql_err;
-	if (with_trivial &&
-	    (sqlite3_exec(e.sql, "DELETE FROM replay_trivial", NULL, NULL, NULL) ||
-	     sqlite3_prepare_v2(e.sql, "INSERT INTO replay_trivial VALUES (?, ?, ?, ?)", -1,
-				&e.trivial, NULL))) {
-		sqlite3_finalize(e.insert);
-		goto sql_err;
+	if (open_target(db, &e, with_trivial))
+		return -1;
+	return close_target(&e, run_all(&e, all, n));
+}
+
+struct eval_answers *eval_answers_new(void)
+{
+	return calloc(1, sizeof(struct eval_answers));
+}
+
+void eval_answers_free(struct eval_answers *b)
+{
+	if (b)
+		free(b->a);
+	free(b);
+}
+
+int evaluate_policy_buffered(const struct decision *all, long n, struct policy_instance *p,
+			     int differences_only, struct eval_answers *buf, struct eval_totals *tot)
+{
+	struct eval_ctx e = {
+		.p = p, .tot = tot, .label = p->label, .differences_only = differences_only,
+		.first = all, .buf = buf,
+	};
+
+	memset(tot, 0, sizeof(*tot));
+	buf->n = 0;
+	buf->failed = 0;
+	return run_all(&e, all, n) || buf->failed ? -1 : 0;
+}
+
+int evaluate_store_buffered(struct vms_db *db, const struct decision *all, struct policy_instance *p,
+			    const struct eval_target *to, const struct eval_answers *buf)
+{
+	struct eval_ctx e = {
+		.sql = vms_db_sql(db), .p = p, .label = p->label,
+		.differences_only = to->differences_only, .sum = to->summary,
+		.policy_index = to->policy_index, .first = all,
+	};
+	int rc = 0;
+
+	if (open_target(db, &e, 0))
+		return -1;
+	for (size_t i = 0; i < buf->n && !rc; i++) {
+		const struct buffered_answer *a = &buf->a[i];
+
+		rc = put_answer(&e, &all[a->decision], a->question, a->kernel, a->answer, a->agrees,
+				a->pages, a->has_pages, a->firm, a->undecidable, a->decisive);
 	}
-	rc = run_all(&e, all, n);
-	sqlite3_finalize(e.insert);
-	sqlite3_finalize(e.trivial);
-	return rc;
-sql_err:
-	return vms_error("%s: %s", vms_db_path(db), sqlite3_errmsg(e.sql));
+	return close_target(&e, rc);
 }
 
 double evaluate_bench(const struct decision *all, long n, struct policy_instance *p, int rounds,

@@ -164,6 +164,40 @@ int evaluate_policy_into(struct vms_db *db, const struct decision *all, long n,
 			 struct policy_instance *p, int with_trivial, const struct eval_target *to,
 			 struct eval_totals *tot);
 /*
+ * The answers of one policy's evaluation, kept to be stored later: a
+ * policy can be evaluated on another thread (evaluate-parallel.c) while
+ * this one stores another's answers.
+ */
+struct eval_answers;
+struct eval_answers *eval_answers_new(void);
+void eval_answers_free(struct eval_answers *b);
+/*
+ * Evaluate @p over the decisions as evaluate_policy_into() does, keeping
+ * the answers in @buf (emptied first) instead of storing and counting
+ * them: touches no database and no summary, so it may run on any thread.
+ * No trivial predictors (the baseline's evaluation scores them). Return: 0,
+ * or -1 out of memory (no message set: the caller reports it).
+ */
+int evaluate_policy_buffered(const struct decision *all, long n, struct policy_instance *p,
+			     int differences_only, struct eval_answers *buf, struct eval_totals *tot);
+/*
+ * Store and count the answers of @buf as evaluate_policy_into() would
+ * have, in the same order. Return: 0 or -1 (vms_error set).
+ */
+int evaluate_store_buffered(struct vms_db *db, const struct decision *all, struct policy_instance *p,
+			    const struct eval_target *to, const struct eval_answers *buf);
+/*
+ * Evaluate every policy of @pols (the baseline first, with the trivial
+ * predictors) into @to's tables and summary, as evaluate_policy_into()
+ * one after the other would (the same rows in the same order), with the
+ * built-in policies after the baseline evaluated on a second thread too
+ * when there is a second CPU. @done(label, arg) is called when a policy's
+ * answers are stored. Return: 0 or -1 (vms_error set).
+ */
+int evaluate_policies(struct vms_db *db, const struct decision *all, long n,
+		      struct policy_instance *pols, int npols, struct eval_target *to,
+		      void (*done)(const char *label, void *arg), void *arg);
+/*
  * Evaluate @rounds times without storing; with @answers_only without the
  * firmness (each answer asked once, not again with inputs moved).
  * Return: seconds taken, or -1.
