@@ -102,6 +102,24 @@ struct vms_pass_input;
 /* decision.provenance and decision.input_range of @in into @buf. Return: the length. */
 size_t decision_provenance_json(char *buf, const struct vms_pass_input *in);
 size_t decision_range_json(char *buf, const struct vms_pass_input *in);
+#define DECISION_JSON_INPUTS 10
+/*
+ * The last texts made, and what they were made from: the next record's
+ * texts are mostly the same (the passes of one sample interval), and a
+ * copy costs less than writing them again.
+ */
+struct decision_json_memo {
+	int have[2];
+	unsigned char prov[DECISION_JSON_INPUTS];	/* enum vms_prov */
+	long long range[2 * DECISION_JSON_INPUTS];
+	size_t len[2];
+	char text[2][DECISION_JSON_MAX];
+};
+/* The same two texts, copied from @m when made from the same values, else made and kept in @m. */
+size_t decision_provenance_json_memo(struct decision_json_memo *m, char *buf,
+				     const struct vms_pass_input *in);
+size_t decision_range_json_memo(struct decision_json_memo *m, char *buf,
+				const struct vms_pass_input *in);
 
 /* --- decision-row.c --- */
 

@@ -86,6 +86,7 @@ struct builder {
 	int keep;			/* also keep the records in memory: */
 	struct decision *kept;
 	long kept_alloc;
+	struct decision_json_memo json;	/* the last record's JSON texts */
 	/* per node: refault snapshot at the end of the previous cycle */
 	long long snap_file[64], snap_anon[64];
 	int have_snap[64];
@@ -507,8 +508,8 @@ static int insert_record(struct builder *b, struct task_state *t, const char *ki
 
 	if (!r)
 		return -1;
-	prov_len = decision_provenance_json(prov, in);
-	ranges_len = decision_range_json(ranges, in);
+	prov_len = decision_provenance_json_memo(&b->json, prov, in);
+	ranges_len = decision_range_json_memo(&b->json, ranges, in);
 	dc_row_clear(r);
 	r->in = in;
 	dc_row_text(r, DC_KIND, kind, -1);
