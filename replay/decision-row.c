@@ -7,35 +7,9 @@
  * and the record cannot drift from what is stored. Columns are numbered
  * as the INSERT's parameters (DC_* in decisions-local.h).
  */
-#include <string.h>
-
 #include <sqlite3.h>
 
 #include "decisions-local.h"
-
-void dc_row_clear(struct dc_row *r)
-{
-	memset(r->type, SQLITE_NULL, sizeof(r->type));
-}
-
-void dc_row_int(struct dc_row *r, int col, long long v)
-{
-	r->type[col] = SQLITE_INTEGER;
-	r->i[col] = v;
-}
-
-void dc_row_double(struct dc_row *r, int col, double v)
-{
-	r->type[col] = SQLITE_FLOAT;
-	r->f[col] = v;
-}
-
-void dc_row_text(struct dc_row *r, int col, const char *s, int len)
-{
-	r->type[col] = SQLITE_TEXT;
-	r->text[col] = s;
-	r->len[col] = len < 0 ? (int)strlen(s) : len;
-}
 
 void dc_row_bind_at(const struct dc_row *r, sqlite3_stmt *st, int base)
 {

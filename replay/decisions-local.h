@@ -14,6 +14,7 @@
 #define VMS_DECISIONS_LOCAL_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include <sqlite3.h>
 
@@ -150,12 +151,35 @@ struct dc_row {
 	const struct vms_pass_input *in;	/* the inputs DC_PROVENANCE and DC_INPUT_RANGE describe */
 };
 
+/*
+ * Setting a column: inline, as the build sets some 50 per record (a call
+ * each was 6% of its thread at 10M events).
+ */
 /* Every column NULL. */
-void dc_row_clear(struct dc_row *r);
-void dc_row_int(struct dc_row *r, int col, long long v);
-void dc_row_double(struct dc_row *r, int col, double v);
+static inline void dc_row_clear(struct dc_row *r)
+{
+	memset(r->type, SQLITE_NULL, sizeof(r->type));
+}
+
+static inline void dc_row_int(struct dc_row *r, int col, long long v)
+{
+	r->type[col] = SQLITE_INTEGER;
+	r->i[col] = v;
+}
+
+static inline void dc_row_double(struct dc_row *r, int col, double v)
+{
+	r->type[col] = SQLITE_FLOAT;
+	r->f[col] = v;
+}
+
 /* @len < 0: up to the NUL. */
-void dc_row_text(struct dc_row *r, int col, const char *s, int len);
+static inline void dc_row_text(struct dc_row *r, int col, const char *s, int len)
+{
+	r->type[col] = SQLITE_TEXT;
+	r->text[col] = s;
+	r->len[col] = len < 0 ? (int)strlen(s) : len;
+}
 /* Bind every column of @r to the INSERT @st (texts not copied: keep them until it is stepped). */
 void dc_row_bind(const struct dc_row *r, sqlite3_stmt *st);
 /* The same, as parameters @base + 1 to @base + DC_COLUMNS (a row of a multi-row INSERT). */

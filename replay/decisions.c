@@ -185,7 +185,7 @@ static void load_sample(struct builder *b, int after, struct sample_cache *c, lo
 	char scope[16] = "";
 	int i;
 
-	if (b->per_node)
+	if (b->per_node && !series->loaded)	/* the name is needed for the load only */
 		snprintf(scope, sizeof(scope), "node%d", nid);
 	if (SERIES_READY(b, series, dc_series_load(b->sql, b->per_node ? "node_vmstat" : "vmstat",
 						   scope, vmstat_names, V_N, 0, series)))
