@@ -586,7 +586,8 @@ int vms_report_replay(struct vms_window *w, struct out *o, int show)
 {
 	long long v, have_trivial, answers;
 	char results[16];
-	int rc = vms_window_int(w, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'"
+	/* decision: a view over decision_row, or the table of a replay by an earlier build */
+	int rc = vms_window_int(w, "SELECT COUNT(*) FROM sqlite_master WHERE type IN ('table', 'view')"
 			       " AND name IN ('decision', 'replay_result')", &v), counts;
 
 	if (rc < 0 || vms_window_int(w, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'"

@@ -18,7 +18,9 @@
 #    `sqlite3 DB 'SELECT total(ts) FROM ...'` over the reclaim event tables
 #    the decisions are rebuilt from (one pass over their rows), and which
 #    answers replay_result kept (replay_summary.results: all up to 250,000
-#    decisions x policies, differences above). Then, per size, the seconds
+#    decisions x policies, differences above). Each timed run starts from
+#    the recording without replay tables (unreplay() drops what the run
+#    before stored, untimed): a user's first replay. Then, per size, the seconds
 #    of each part of the last round (VMSCOPE_TIMING). The last lines are the
 #    growth, seconds per event at the largest size over seconds per event
 #    at the smallest (1.0: linear), and with a 10M size issue 18's target
@@ -68,6 +70,23 @@ median() {
 		      else printf "%.3f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# Drop what a replay stored in @1 (either layout of decision: the view over
+# decision_row, or the table of earlier builds), so that every timed run,
+# this build's and the before binary's, starts from the recording as it was
+# made: a replay of a database replayed before first drops those tables.
+unreplay() {
+	if [ "$(sqlite3 "$1" "SELECT type FROM sqlite_master WHERE name = 'decision'")" = view ]; then
+		drop="DROP VIEW decision; DROP TABLE IF EXISTS decision_row; DROP TABLE IF EXISTS decision_json;"
+	else
+		drop="DROP TABLE IF EXISTS decision;"
+	fi
+	for t in replay_result replay_trivial replay_summary replay_count replay_trivial_count \
+		replay_class_count replay_vs_baseline; do
+		drop="$drop DROP TABLE IF EXISTS $t;"
+	done
+	sqlite3 "$1" "PRAGMA secure_delete = OFF; BEGIN; $drop COMMIT;" || die "cannot reset $1"
+}
+
 [ -x "$VMSCOPE" ] || die "$VMSCOPE is not built (make all) or not executable"
 command -v sqlite3 > /dev/null || die "sqlite3 is not installed (Debian package sqlite3)"
 [ -x /usr/bin/time ] || die "/usr/bin/time is not installed (Debian package time)"
@@ -110,6 +129,7 @@ for n in $SIZES; do
 	r=0
 	while [ "$r" -lt "$RUNS" ]; do
 		if [ -n "$BEFORE" ]; then
+			unreplay "$db"
 			b0=$(now)
 			/usr/bin/time -f '%U %S %M' -o "$SCRATCH/time" "$BEFORE" replay "$db" \
 				> /dev/null 2> "$SCRATCH/err" || { cat "$SCRATCH/err" >&2; die "$BEFORE replay failed on $db"; }
@@ -119,6 +139,7 @@ for n in $SIZES; do
 			bcpus="$bcpus $(echo "$user + $sys" | bc)"
 			[ "$rss" -gt "$bpeak" ] && bpeak=$rss
 		fi
+		unreplay "$db"
 		t0=$(now)
 		sqlite3 "$db" "$reference_sql" > /dev/null || die "the reference failed on $db"
 		t1=$(now)

@@ -57,7 +57,13 @@ cols() {
 		echo "DELETE FROM counter_sample WHERE ts > $cut_ts;"
 	fi
 	echo "UPDATE run SET events = $want, end_ts = $cut_ts + $(((copies - 1) * span));"
-	echo "DELETE FROM decision; DELETE FROM replay_result; DELETE FROM replay_trivial;"
+	# decision: the view over decision_row, or the table of a replay by an earlier build
+	if [ "$(q "SELECT type FROM sqlite_master WHERE name = 'decision'")" = view ]; then
+		echo "DELETE FROM decision_row; DELETE FROM decision_json;"
+	else
+		echo "DELETE FROM decision;"
+	fi
+	echo "DELETE FROM replay_result; DELETE FROM replay_trivial;"
 	echo "COMMIT;"
 } > "$tmp.sql"
 q < "$tmp.sql"

@@ -93,6 +93,24 @@ out:
 	return rc;
 }
 
+/*
+ * Drop `decision`: the view over decision_row, or the table replays of
+ * earlier builds wrote (DROP TABLE of a view, or DROP VIEW of a table, is
+ * an error). Return: 0 or -1 (vms_error set).
+ */
+static int drop_decision(struct vms_db *db)
+{
+	sqlite3_stmt *st = NULL;
+	int view = 0;
+
+	if (sqlite3_prepare_v2(vms_db_sql(db), "SELECT type = 'view' FROM sqlite_master"
+			       " WHERE name = 'decision'", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		view = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return vms_db_exec(db, view ? "DROP VIEW decision" : "DROP TABLE IF EXISTS decision");
+}
+
 /* Is policy spec @i given again after it? */
 static int given_later(const struct cli_list *specs, int i)
 {
@@ -257,8 +275,10 @@ int cmd_replay(int argc, const char **argv)
 	 * took a fifth less time with it.
 	 */
 	if (vms_db_exec(db, "PRAGMA secure_delete = OFF; PRAGMA cache_size = -65536") ||
+	    drop_decision(db) ||
 	    vms_db_exec(db, "DROP TABLE IF EXISTS replay_trivial; DROP TABLE IF EXISTS replay_result;"
-			" DROP TABLE IF EXISTS decision; DROP TABLE IF EXISTS replay_summary;"
+			" DROP TABLE IF EXISTS decision_row; DROP TABLE IF EXISTS decision_json;"
+			" DROP TABLE IF EXISTS replay_summary;"
 			" DROP TABLE IF EXISTS replay_count; DROP TABLE IF EXISTS replay_trivial_count;"
 			" DROP TABLE IF EXISTS replay_class_count;"
 			" DROP TABLE IF EXISTS replay_vs_baseline") ||

@@ -8,10 +8,18 @@
  * The texts are byte for byte what decisions.c printed before. The lengths
  * of the keys and fixed parts are known when compiled: a strlen() per part
  * was 6% of the build's main thread at 10M events (perf). Writing them was
- * still a fifth of it, and consecutive records mostly have the same texts:
- * the _memo() variants copy the last text when its values are the same.
+ * still a fifth of it, and the texts are mostly the same from record to
+ * record: each is stored once (table decision_json), the records hold its
+ * id, and a record whose values are the last record's is given its id
+ * without the text being written again.
  */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <sqlite3.h>
+
+#include "vms.h"
 
 #include "vms-policy.h"
 #include "decisions-local.h"
@@ -112,6 +120,7 @@ size_t decision_range_json(char *buf, const struct vms_pass_input *in)
 	return o.p - buf;
 }
 
+
 /* The provenances decision.provenance shows, in its order. */
 static void prov_key(const struct vms_pass_input *in, unsigned char *k)
 {
@@ -139,48 +148,93 @@ static void range_key(const struct vms_pass_input *in, long long *k)
 	}
 }
 
-/* Text @t of @m into @buf when @m has it for @key (@size bytes), else -1. */
-static long copied(struct decision_json_memo *m, int t, const void *key, const void *kept,
-		   size_t size, char *buf)
+void decision_texts_init(struct decision_texts *t)
 {
-	if (!m->have[t] || memcmp(key, kept, size))
+	memset(t, 0, sizeof(*t));
+	strmap_init(&t->ids);
+}
+
+void decision_texts_release(struct decision_texts *t)
+{
+	strmap_release(&t->ids, NULL);
+	free(t->text);
+	free(t->len);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The id of the text in t->scratch (@len bytes), a new one when first seen. Return: it, or -1. */
+static long long id_of(struct decision_texts *t, size_t len)
+{
+	struct strmap_entry *e = strmap_get(&t->ids, t->scratch, len);
+
+	if (!e)
 		return -1;
-	memcpy(buf, m->text[t], m->len[t] + 1);
-	return (long)m->len[t];
+	if (e->value)
+		return (long long)(uintptr_t)e->value;
+	if (t->n == t->alloc) {
+		long long na = t->alloc ? 2 * t->alloc : 64;
+		const char **nt = realloc(t->text, na * sizeof(*nt));
+		size_t *nl = nt ? realloc(t->len, na * sizeof(*nl)) : NULL;
+
+		if (nt)
+			t->text = nt;
+		if (!nl)
+			return -1;
+		t->len = nl;
+		t->alloc = na;
+	}
+	t->text[t->n] = e->key;	/* the map's copy: it does not move when the map grows */
+	t->len[t->n] = len;
+	e->value = (void *)(uintptr_t)++t->n;
+	return t->n;
 }
 
-static size_t keep(struct decision_json_memo *m, int t, const char *buf, size_t len)
-{
-	memcpy(m->text[t], buf, len + 1);
-	m->len[t] = len;
-	m->have[t] = 1;
-	return len;
-}
-
-size_t decision_provenance_json_memo(struct decision_json_memo *m, char *buf,
-				     const struct vms_pass_input *in)
+long long decision_provenance_id(struct decision_texts *t, const struct vms_pass_input *in)
 {
 	unsigned char key[DECISION_JSON_INPUTS];
-	long n;
+	long long id;
 
 	prov_key(in, key);
-	n = copied(m, 0, key, m->prov, sizeof(key), buf);
-	if (n >= 0)
-		return n;
-	memcpy(m->prov, key, sizeof(key));
-	return keep(m, 0, buf, decision_provenance_json(buf, in));
+	if (t->have[0] && !memcmp(key, t->prov, sizeof(key)))
+		return t->last_id[0];
+	id = id_of(t, decision_provenance_json(t->scratch, in));
+	if (id < 0)
+		return -1;
+	memcpy(t->prov, key, sizeof(key));
+	t->have[0] = 1;
+	return t->last_id[0] = id;
 }
 
-size_t decision_range_json_memo(struct decision_json_memo *m, char *buf,
-				const struct vms_pass_input *in)
+long long decision_range_id(struct decision_texts *t, const struct vms_pass_input *in)
 {
-	long long key[2 * DECISION_JSON_INPUTS];
-	long n;
+	long long key[2 * DECISION_JSON_INPUTS], id;
 
 	range_key(in, key);
-	n = copied(m, 1, key, m->range, sizeof(key), buf);
-	if (n >= 0)
-		return n;
-	memcpy(m->range, key, sizeof(key));
-	return keep(m, 1, buf, decision_range_json(buf, in));
+	if (t->have[1] && !memcmp(key, t->range, sizeof(key)))
+		return t->last_id[1];
+	id = id_of(t, decision_range_json(t->scratch, in));
+	if (id < 0)
+		return -1;
+	memcpy(t->range, key, sizeof(key));
+	t->have[1] = 1;
+	return t->last_id[1] = id;
+}
+
+int decision_texts_store(struct decision_texts *t, sqlite3 *sql, const char *path)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = SQLITE_DONE;
+
+	if (sqlite3_prepare_v2(sql, "INSERT INTO decision_json (id, json) VALUES (?, ?)", -1, &st,
+			       NULL))
+		return vms_error("%s: cannot store the decisions' texts: %s", path, sqlite3_errmsg(sql));
+	for (long long i = 0; i < t->n && rc == SQLITE_DONE; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, i + 1);
+		sqlite3_bind_text(st, 2, t->text[i], (int)t->len[i], SQLITE_STATIC);
+		rc = sqlite3_step(st);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : vms_error("%s: cannot store the decisions' texts: %s", path,
+						 sqlite3_errmsg(sql));
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * decision-writer.c - store the decision rows on a second thread while the
- * build goes on walking the events: the build writes each row, its two
- * JSON texts included, straight into the next slot of a bounded queue (no
- * copy), and a writer thread binds and steps the INSERT. The two threads
+ * build goes on walking the events: the build writes each row straight
+ * into the next slot of a bounded queue (no copy), and a writer thread
+ * binds and steps the INSERT. The two threads
  * share one SQLite connection and take turns on it: the writer holds
  * dc_writer's lock for each row it stores, and the build takes the same
  * lock (dc_writer_lock()) around every call that may read from the
@@ -32,7 +32,7 @@
 #include "vms.h"
 #include "decisions-local.h"
 
-/* Rows in the queue: about 3.5 KiB each. */
+/* Rows in the queue: about 1.6 KiB each. */
 #define QUEUE_ROWS 4096
 /* The writer wakes for this many rows (or the last ones). */
 #define BATCH_ROWS 128
@@ -42,7 +42,6 @@
 struct queued_row {
 	struct dc_row row;
 	long long id;
-	char json[2][DECISION_JSON_MAX];	/* the row's two JSON texts */
 };
 
 struct dc_writer {
@@ -218,7 +217,7 @@ struct dc_writer *dc_writer_start(sqlite3 *sql, sqlite3_stmt *insert)
 	return w;
 }
 
-struct dc_row *dc_writer_next(struct dc_writer *w, char **json0, char **json1)
+struct dc_row *dc_writer_next(struct dc_writer *w)
 {
 	struct queued_row *qr = w->q;
 	int failed = 0;
@@ -235,8 +234,6 @@ struct dc_row *dc_writer_next(struct dc_writer *w, char **json0, char **json1)
 	if (failed)
 		return NULL;	/* reported by dc_writer_finish() */
 	w->filling = qr;
-	*json0 = qr->json[0];
-	*json1 = qr->json[1];
 	return &qr->row;
 }
 

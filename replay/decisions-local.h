@@ -18,6 +18,8 @@
 
 #include <sqlite3.h>
 
+#include "vms-strmap.h"
+
 /* --- decision-stream.c --- */
 
 /*
@@ -105,22 +107,29 @@ size_t decision_provenance_json(char *buf, const struct vms_pass_input *in);
 size_t decision_range_json(char *buf, const struct vms_pass_input *in);
 #define DECISION_JSON_INPUTS 10
 /*
- * The last texts made, and what they were made from: the next record's
- * texts are mostly the same (the passes of one sample interval), and a
- * copy costs less than writing them again.
+ * The texts of the records, each once (table decision_json): records get
+ * the id of theirs. The last text of each kind is remembered with the
+ * values it was made from, as the next record's is mostly the same (the
+ * passes of one sample interval): then it is neither written nor looked up.
  */
-struct decision_json_memo {
-	int have[2];
-	unsigned char prov[DECISION_JSON_INPUTS];	/* enum vms_prov */
-	long long range[2 * DECISION_JSON_INPUTS];
-	size_t len[2];
-	char text[2][DECISION_JSON_MAX];
+struct decision_texts {
+	struct strmap ids;		/* text -> id */
+	const char **text;		/* by id - 1: the map's copies */
+	size_t *len;
+	long long n, alloc;
+	int have[2];			/* last[]: 0 provenance, 1 input_range */
+	long long last_id[2];
+	unsigned char prov[DECISION_JSON_INPUTS];	/* enum vms_prov: the last provenance's */
+	long long range[2 * DECISION_JSON_INPUTS];	/* lo, hi: the last input_range's */
+	char scratch[DECISION_JSON_MAX];
 };
-/* The same two texts, copied from @m when made from the same values, else made and kept in @m. */
-size_t decision_provenance_json_memo(struct decision_json_memo *m, char *buf,
-				     const struct vms_pass_input *in);
-size_t decision_range_json_memo(struct decision_json_memo *m, char *buf,
-				const struct vms_pass_input *in);
+void decision_texts_init(struct decision_texts *t);
+void decision_texts_release(struct decision_texts *t);
+/* The id of decision.provenance or decision.input_range of @in. Return: the id, or -1 out of memory. */
+long long decision_provenance_id(struct decision_texts *t, const struct vms_pass_input *in);
+long long decision_range_id(struct decision_texts *t, const struct vms_pass_input *in);
+/* Insert the texts into decision_json (emptied by the caller). Return: 0 or -1 (vms_error set). */
+int decision_texts_store(struct decision_texts *t, sqlite3 *sql, const char *path);
 
 /* --- decision-row.c --- */
 
@@ -188,10 +197,9 @@ void dc_row_bind_at(const struct dc_row *r, sqlite3_stmt *st, int base);
 
 /*
  * Rows stored on a second thread: dc_writer_start() with the INSERT; for
- * each row, dc_writer_next() gives the row to fill (not cleared) and room
- * for its two JSON texts (DECISION_JSON_MAX each), and dc_writer_push()
- * hands it over as row @id, which must be the rowid the INSERT gives it
- * (checked); its other texts must stay until dc_writer_finish(). Around
+ * each row, dc_writer_next() gives the row to fill (not cleared), and
+ * dc_writer_push() hands it over as row @id, which must be the rowid the
+ * INSERT gives it (checked); its texts must stay until dc_writer_finish(). Around
  * any other use of @sql meanwhile, dc_writer_lock()/dc_writer_unlock().
  * dc_writer_finish() waits for the last row and frees the writer (the
  * INSERT stays the caller's). Return: next NULL, push and finish -1 on a
@@ -199,7 +207,7 @@ void dc_row_bind_at(const struct dc_row *r, sqlite3_stmt *st, int base);
  */
 struct dc_writer;
 struct dc_writer *dc_writer_start(sqlite3 *sql, sqlite3_stmt *insert);
-struct dc_row *dc_writer_next(struct dc_writer *w, char **json0, char **json1);
+struct dc_row *dc_writer_next(struct dc_writer *w);
 int dc_writer_push(struct dc_writer *w, long long id);
 void dc_writer_lock(struct dc_writer *w);
 void dc_writer_unlock(struct dc_writer *w);

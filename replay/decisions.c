@@ -86,7 +86,7 @@ struct builder {
 	int keep;			/* also keep the records in memory: */
 	struct decision *kept;
 	long kept_alloc;
-	struct decision_json_memo json;	/* the last record's JSON texts */
+	struct decision_texts texts;	/* the records' JSON texts, each once */
 	/* per node: refault snapshot at the end of the previous cycle */
 	long long snap_file[64], snap_anon[64];
 	int have_snap[64];
@@ -501,15 +501,14 @@ static int insert_record(struct builder *b, struct task_state *t, const char *ki
 			 long long slab_freed, int nid, int runs_since_success, int restarted,
 			 const struct pass *p)
 {
-	char *prov, *ranges;
-	size_t prov_len, ranges_len;
-	/* the row is filled in the writer's queue, its JSON texts too */
-	struct dc_row *r = dc_writer_next(b->writer, &prov, &ranges);
+	long long prov = decision_provenance_id(&b->texts, in), range = decision_range_id(&b->texts, in);
+	/* the row is filled in the writer's queue */
+	struct dc_row *r = prov < 0 || range < 0 ? NULL : dc_writer_next(b->writer);
 
+	if (prov < 0 || range < 0)
+		return vms_error("out of memory");
 	if (!r)
 		return -1;
-	prov_len = decision_provenance_json_memo(&b->json, prov, in);
-	ranges_len = decision_range_json_memo(&b->json, ranges, in);
 	dc_row_clear(r);
 	r->in = in;
 	dc_row_text(r, DC_KIND, kind, -1);
@@ -542,7 +541,7 @@ static int insert_record(struct builder *b, struct task_state *t, const char *ki
 	ROW_VALUE(DC_REFAULT_ANON, in->refault_anon);
 	if (in->sample_age_ms >= 0)
 		dc_row_double(r, DC_SAMPLE_AGE_MS, in->sample_age_ms);
-	dc_row_text(r, DC_PROVENANCE, prov, (int)prov_len);
+	dc_row_int(r, DC_PROVENANCE, prov);
 	for (int k = 0; k < 4; k++)
 		dc_row_int(r, DC_SCANNED + k, scanned[k]);
 	dc_row_int(r, DC_RECLAIMED, reclaimed);
@@ -566,7 +565,7 @@ static int insert_record(struct builder *b, struct task_state *t, const char *ki
 	ROW_VALUE(DC_SWAP_TOTAL, in->swap_total);
 	ROW_VALUE(DC_BOOST_RECLAIM, in->boost_reclaim);
 #undef ROW_VALUE
-	dc_row_text(r, DC_INPUT_RANGE, ranges, (int)ranges_len);
+	dc_row_int(r, DC_INPUT_RANGE, range);
 	if (!p) {
 		dc_row_int(r, DC_FIRST_SWEEP_LOWEST, t->first_lowest);
 		dc_row_int(r, DC_FIRST_SWEEP_RECLAIMED, t->first_reclaimed);
@@ -799,17 +798,17 @@ static int prepare(struct builder *b)
 	long long v;
 	sqlite3_stmt *st;
 
-	if (sqlite3_prepare_v2(b->sql, "INSERT INTO decision (kind, reclaimer, pid, nid, episode_ts,"
+	if (sqlite3_prepare_v2(b->sql, "INSERT INTO decision_row (kind, reclaimer, pid, nid, episode_ts,"
 			       " ts, ts_end, priority, \"order\", inactive_anon, active_anon,"
 			       " inactive_file, active_file, lru_scope, free_pages, high_wmark, boost,"
 			       " swappiness, swap_free, refault_file, refault_anon, sample_age_ms,"
-			       " provenance, scanned_inactive_anon, scanned_active_anon,"
+			       " provenance_id, scanned_inactive_anon, scanned_active_anon,"
 			       " scanned_inactive_file, scanned_active_file, reclaimed, slab_calls,"
 			       " slab_freed, runs_since_success, restarted, sweep, no_cache_trim_mode,"
 			       " force_deactivate, reclaimed_anon, reclaimed_file, activated_anon,"
 			       " activated_file, rotated_anon, rotated_file, pageout_anon, pageout_file,"
 			       " restored_anon, restored_file,"
-			       " swap_total, boost_reclaim, input_range, first_sweep_lowest,"
+			       " swap_total, boost_reclaim, input_range_id, first_sweep_lowest,"
 			       " first_sweep_reclaimed, first_sweep_slab_freed, retried,"
 			       " ref_keep_anon, ref_keep_file)"
 			       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
@@ -894,9 +893,11 @@ long decisions_build(struct vms_db *db, struct decision **records)
 	long rc = -1;
 	int i;
 
+	decision_texts_init(&b.texts);
 	/* read before the first write: a second connection reads beside this one */
 	if (prepare(&b) || decision_stream_read(b.sql, vms_db_path(db), &events) ||
-	    vms_db_exec(db, "DELETE FROM replay_result; DELETE FROM decision"))
+	    vms_db_exec(db, "DELETE FROM replay_result; DELETE FROM decision_row;"
+			" DELETE FROM decision_json"))
 		goto out;
 	/* the trace's facts are read before the writer thread shares the connection */
 	if (b.bare && trace_facts_load(b.sql, vms_db_path(db), &events, &b.facts))
@@ -919,7 +920,7 @@ long decisions_build(struct vms_db *db, struct decision **records)
 		goto out;
 	rc = dc_writer_finish(b.writer);	/* the last rows stored */
 	b.writer = NULL;
-	if (rc < 0)
+	if (rc < 0 || decision_texts_store(&b.texts, b.sql, vms_db_path(db)))
 		goto out;
 	rc = -1;
 	if (b.series_failed)
@@ -944,6 +945,7 @@ out:
 	dc_series_release(&b.meminfo);
 	dc_series_release(&b.memcg);
 	trace_facts_release(&b.facts);
+	decision_texts_release(&b.texts);
 	sqlite3_finalize(b.insert);
 	exact_view_free(b.exact);
 	return rc;

@@ -6,7 +6,11 @@
 
 -- One row per decision point: a reclaim pass (one priority step of one
 -- reclaimer in one episode) or, for kswapd, a whole balance_pgdat() run.
-CREATE TABLE IF NOT EXISTS decision (
+-- Read it as the view `decision` (below), which has the two JSON texts in
+-- place of their ids: most records share their texts (at 10M events, 709,407
+-- records had 2 provenances and 140 input ranges), and stored in every row
+-- they were two thirds of its bytes and of the time to write it.
+CREATE TABLE IF NOT EXISTS decision_row (
 	id INTEGER PRIMARY KEY,
 	kind TEXT NOT NULL,            -- 'pass' or 'kswapd_run'
 	reclaimer TEXT NOT NULL,       -- 'kswapd', 'direct', 'memcg', 'memcg_softlimit', 'node', 'other'
@@ -28,7 +32,8 @@ CREATE TABLE IF NOT EXISTS decision (
 	refault_file INTEGER,          -- workingset_activate_file since the previous cycle of this root ended
 	refault_anon INTEGER,          -- workingset_activate_anon since then
 	sample_age_ms REAL,            -- age of the counter sample the sampled inputs come from
-	provenance TEXT,               -- JSON: input -> 'exact' | 'sampled' | 'inferred' | 'unknown'
+	provenance_id INTEGER,         -- decision_json.id of its provenance: JSON, input -> 'exact' | 'sampled' |
+	                               -- 'inferred' | 'unknown'
 	-- what the kernel did (exact, from events)
 	scanned_inactive_anon INTEGER, scanned_active_anon INTEGER,
 	scanned_inactive_file INTEGER, scanned_active_file INTEGER,
@@ -50,7 +55,8 @@ CREATE TABLE IF NOT EXISTS decision (
 	                                                  -- vmstat sample, on the first pass after it (sampled)
 	swap_total INTEGER,            -- pages of swap configured (SwapTotal)
 	boost_reclaim INTEGER,         -- kswapd's running nr_boost_reclaim: 0 when no boost was seen, else NULL (not recorded)
-	input_range TEXT,              -- JSON: input -> [lo, hi], the range the kernel's value may have had
+	input_range_id INTEGER,        -- decision_json.id of its input_range: JSON, input -> [lo, hi], the range
+	                               -- the kernel's value may have had
 	first_sweep_lowest INTEGER,    -- kswapd_run: lowest priority of the first sweep (1: it ran to the end)
 	first_sweep_reclaimed INTEGER, -- kswapd_run: LRU pages reclaimed in the first sweep
 	first_sweep_slab_freed INTEGER,-- kswapd_run: shrinker objects freed in the first sweep
@@ -61,9 +67,32 @@ CREATE TABLE IF NOT EXISTS decision (
 );
 
 -- One row per (policy, decision, question) where the policy had a view.
+-- The JSON texts of decision_row, each once.
+CREATE TABLE IF NOT EXISTS decision_json (
+	id INTEGER PRIMARY KEY,
+	json TEXT NOT NULL
+);
+
+-- The decision records with their texts, the columns in this order: what
+-- the table `decision` that replays of earlier builds wrote held (a database
+-- they replayed still has that table; it reads the same).
+CREATE VIEW IF NOT EXISTS decision AS SELECT
+	r.id, r.kind, r.reclaimer, r.pid, r.nid, r.episode_ts, r.ts, r.ts_end, r.priority,
+	r."order", r.inactive_anon, r.active_anon, r.inactive_file, r.active_file, r.lru_scope,
+	r.free_pages, r.high_wmark, r.boost, r.swappiness, r.swap_free, r.refault_file,
+	r.refault_anon, r.sample_age_ms, p.json AS provenance, r.scanned_inactive_anon,
+	r.scanned_active_anon, r.scanned_inactive_file, r.scanned_active_file, r.reclaimed,
+	r.slab_calls, r.slab_freed, r.runs_since_success, r.restarted, r.sweep, r.no_cache_trim_mode,
+	r.force_deactivate, r.reclaimed_anon, r.reclaimed_file, r.activated_anon, r.activated_file,
+	r.rotated_anon, r.rotated_file, r.pageout_anon, r.pageout_file, r.restored_anon,
+	r.restored_file, r.swap_total, r.boost_reclaim, g.json AS input_range, r.first_sweep_lowest,
+	r.first_sweep_reclaimed, r.first_sweep_slab_freed, r.retried, r.ref_keep_anon, r.ref_keep_file
+	FROM decision_row r LEFT JOIN decision_json p ON p.id = r.provenance_id
+	LEFT JOIN decision_json g ON g.id = r.input_range_id;
+
 CREATE TABLE IF NOT EXISTS replay_result (
 	policy TEXT NOT NULL,          -- name, with parameters as given ('v6.18:swappiness=100')
-	decision INTEGER NOT NULL REFERENCES decision(id),
+	decision INTEGER NOT NULL REFERENCES decision_row(id),
 	question TEXT NOT NULL,        -- 'scan_balance', 'deactivate_file', 'deactivate_anon', 'shrink_slab', 'kswapd_retry',
 	                               -- 'mapped_once'
 	kernel TEXT NOT NULL,          -- what the recording shows the kernel did
@@ -86,7 +115,7 @@ CREATE INDEX IF NOT EXISTS replay_result_decision ON replay_result (decision, qu
 -- predictor's answer matches what the kernel did. The predictors do not
 -- depend on a policy; replay writes these rows once, with the baseline.
 CREATE TABLE IF NOT EXISTS replay_trivial (
-	decision INTEGER NOT NULL REFERENCES decision(id),
+	decision INTEGER NOT NULL REFERENCES decision_row(id),
 	question TEXT NOT NULL,        -- as in replay_result
 	predictor TEXT NOT NULL,       -- 'file only', 'always aged', ... (docs/replay.md); rows in the predictors' order
 	agrees INTEGER NOT NULL        -- 1 its answer matches the kernel's, 0 it differs

@@ -90,15 +90,20 @@ test_expect_success SQLITE3 'no nr_ref_keep recorded (NULL): not asked; a decisi
 	sql null.db "UPDATE mm_vmscan_lru_shrink_inactive SET nr_ref_keep = NULL" &&
 	vmscope replay null.db -p v2.6.33-mapped-activate > /dev/null 2>&1 &&
 	assert_eq "$(sql null.db "SELECT COUNT(*) FROM replay_result WHERE question = \"mapped_once\"")" 0 &&
-	# a replay stored by a vmscope before the question: its decision table lacks the columns
-	sql sm.db "ALTER TABLE decision DROP COLUMN ref_keep_anon; ALTER TABLE decision DROP COLUMN ref_keep_file;
+	# a replay stored by a vmscope before the question: its decision table (a
+	# table then, not the view over decision_row) lacks the columns
+	sql sm.db "CREATE TABLE old_decision AS SELECT * FROM decision; DROP VIEW decision;
+		DROP TABLE decision_row; DROP TABLE decision_json;
+		ALTER TABLE old_decision RENAME TO decision;
+		ALTER TABLE decision DROP COLUMN ref_keep_anon; ALTER TABLE decision DROP COLUMN ref_keep_file;
 		DELETE FROM replay_result WHERE question = \"mapped_once\";
 		DELETE FROM replay_count WHERE question = \"mapped_once\";
 		DELETE FROM replay_vs_baseline WHERE question = \"mapped_once\"" &&
 	vmscope report sm.db replay > old.txt &&
 	grep -q "^mapped_once  *0  *0  *0  *-" old.txt &&
-	# and replaying it again rebuilds them
+	# and replaying it again rebuilds them, the table replaced by the view
 	vmscope replay sm.db -p v6.18 > /dev/null 2>&1 &&
+	assert_eq "$(sql sm.db "SELECT type FROM sqlite_master WHERE name = \"decision\"")" view &&
 	assert_eq "$(sql sm.db "SELECT TOTAL(ref_keep_file) FROM decision")" "2322.0"
 '
 
