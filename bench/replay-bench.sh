@@ -84,7 +84,7 @@ unreplay() {
 		replay_class_count replay_vs_baseline; do
 		drop="$drop DROP TABLE IF EXISTS $t;"
 	done
-	sqlite3 "$1" "PRAGMA secure_delete = OFF; BEGIN; $drop COMMIT;" || die "cannot reset $1"
+	sqlite3 "$1" "PRAGMA secure_delete = OFF; BEGIN; $drop COMMIT;" > /dev/null || die "cannot reset $1"
 }
 
 [ -x "$VMSCOPE" ] || die "$VMSCOPE is not built (make all) or not executable"
