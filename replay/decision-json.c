@@ -189,35 +189,41 @@ static long long id_of(struct decision_texts *t, size_t len)
 	return t->n;
 }
 
+/*
+ * The id of text @kind (0 provenance, 1 input_range) of @in, whose values
+ * are @key (@size bytes; the last record's in @kept): the last id when they
+ * are the same, else made by @make. Return: the id, or -1 out of memory.
+ */
+static long long text_id(struct decision_texts *t, int kind, const void *key, void *kept,
+			 size_t size, size_t (*make)(char *, const struct vms_pass_input *),
+			 const struct vms_pass_input *in)
+{
+	long long id;
+
+	if (t->have[kind] && !memcmp(key, kept, size))
+		return t->last_id[kind];
+	id = id_of(t, make(t->scratch, in));
+	if (id < 0)
+		return -1;
+	memcpy(kept, key, size);
+	t->have[kind] = 1;
+	return t->last_id[kind] = id;
+}
+
 long long decision_provenance_id(struct decision_texts *t, const struct vms_pass_input *in)
 {
 	unsigned char key[DECISION_JSON_INPUTS];
-	long long id;
 
 	prov_key(in, key);
-	if (t->have[0] && !memcmp(key, t->prov, sizeof(key)))
-		return t->last_id[0];
-	id = id_of(t, decision_provenance_json(t->scratch, in));
-	if (id < 0)
-		return -1;
-	memcpy(t->prov, key, sizeof(key));
-	t->have[0] = 1;
-	return t->last_id[0] = id;
+	return text_id(t, 0, key, t->prov, sizeof(key), decision_provenance_json, in);
 }
 
 long long decision_range_id(struct decision_texts *t, const struct vms_pass_input *in)
 {
-	long long key[2 * DECISION_JSON_INPUTS], id;
+	long long key[2 * DECISION_JSON_INPUTS];
 
 	range_key(in, key);
-	if (t->have[1] && !memcmp(key, t->range, sizeof(key)))
-		return t->last_id[1];
-	id = id_of(t, decision_range_json(t->scratch, in));
-	if (id < 0)
-		return -1;
-	memcpy(t->range, key, sizeof(key));
-	t->have[1] = 1;
-	return t->last_id[1] = id;
+	return text_id(t, 1, key, t->range, sizeof(key), decision_range_json, in);
 }
 
 int decision_texts_store(struct decision_texts *t, sqlite3 *sql, const char *path)
