@@ -143,7 +143,8 @@ int main(void)
 	   "its list sizes and refaults are unknown, not the recorded memcg's");
 
 	/*
-	 * Read back from the decision table: the list sizes again, and the
+	 * Read back from the decision records (decision_row, read through the
+	 * view decision): the list sizes again, and the
 	 * memcg's restored refaults since its previous pass (6.18
 	 * lru_note_cost_refault(): the IO term of the cost), 47 - 40 = 7.
 	 */
@@ -152,7 +153,7 @@ int main(void)
 
 		sqlite3_exec(vms_db_sql(db), "UPDATE exact_input SET workingset_restore_file = 40"
 			     " WHERE ts = 300; UPDATE exact_input SET workingset_restore_file = 47"
-			     " WHERE ts = 500; INSERT INTO decision (id, kind, reclaimer, pid, ts, ts_end)"
+			     " WHERE ts = 500; INSERT INTO decision_row (id, kind, reclaimer, pid, ts, ts_end)"
 			     " VALUES (1, 'pass', 'memcg', 7, 301, 302), (2, 'pass', 'memcg', 7, 501, 502),"
 			     " (3, 'pass', 'kswapd', 7, 503, 504)", NULL, NULL, NULL);
 		exact_view_free(v);
