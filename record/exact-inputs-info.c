@@ -52,6 +52,8 @@ int vms_exact_inputs_describe(sqlite3 *sql, struct vms_buf *out)
 				  sqlite3_column_int64(st, 5), sqlite3_column_int(st, 6),
 				  sqlite3_column_int(st, 6) == 1 ? "" : "s: values are per memcg");
 		rc = rc ? rc : describe_starts(sql, out);
+		if (!rc && sqlite3_column_text(st, 1))
+			rc = vms_buf_addf(out, "; %s", (const char *)sqlite3_column_text(st, 1));
 		rc = rc ? rc : vms_buf_addf(out, ")");
 	} else {
 		rc = vms_buf_addf(out, "sampled (exact inputs unavailable: %s)",

@@ -250,6 +250,21 @@ static int read_memory_stat(const char *memcg_dir, long long *out, int *have)
 	return 0;
 }
 
+/* The running kernel has tracepoint @system:@name (tracefs, mounted by the recorder). */
+static int have_event(const char *system, const char *name)
+{
+	const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	char path[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+		snprintf(path, sizeof(path), "%s/events/%s/%s", roots[i], system, name);
+		if (!access(path, F_OK))
+			return 1;
+	}
+	return 0;
+}
+
 static int on_record(void *ctx, void *data, size_t size)
 {
 	struct exact_inputs *x = ctx;
@@ -267,6 +282,7 @@ static int on_record(void *ctx, void *data, size_t size)
 static const char *const kind_names[] = {
 	[EXACT_ISOLATE] = "isolate", [EXACT_FLUSH] = "flush",
 	[EXACT_RECLAIM_BEGIN] = "reclaim_begin", [EXACT_RECLAIM_END] = "reclaim_end",
+	[EXACT_FLUSH_CPU] = "flush_cpu",
 };
 
 static int store_pending(struct exact_inputs *x)
@@ -278,7 +294,7 @@ static int store_pending(struct exact_inputs *x)
 		const struct exact_record *r = &x->pending[i];
 		sqlite3_stmt *st = x->insert;
 
-		if (r->kind < EXACT_ISOLATE || r->kind > EXACT_RECLAIM_END)
+		if (r->kind < EXACT_ISOLATE || r->kind > EXACT_FLUSH_CPU)
 			continue;
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, (long long)r->ts);
@@ -328,9 +344,11 @@ static int take_start(struct exact_inputs *x, const char *memcg_dir, const long 
 		return -1;
 	if (ring_buffer__consume(x->rb) < 0 || x->failed)
 		return vms_error("cannot read the BPF ring buffer");
+	/* the view after the read's flush: its last CPU step, else its flush record */
 	for (i = 0; i < x->npending; i++)
-		if (x->pending[i].kind == EXACT_FLUSH &&
-		    (x->pending[i].force || x->pending[i].needs_flush))
+		if ((x->pending[i].kind == EXACT_FLUSH &&
+		     (x->pending[i].force || x->pending[i].needs_flush)) ||
+		    (x->pending[i].kind == EXACT_FLUSH_CPU && flush))
 			flush = &x->pending[i];
 	if (sqlite3_prepare_v2(sql, item_sql, -1, &st, NULL))
 		return vms_error("%s: cannot store exact inputs: %s", vms_db_path(x->db),
@@ -373,7 +391,7 @@ static int count_nodes(void)
 }
 
 static int store_run(struct exact_inputs *x, const char *memcg_dir, const struct exact_config *cfg,
-		     const char *scope, long long attached)
+		     const char *scope, long long attached, const char *left_out)
 {
 	sqlite3 *sql = vms_db_sql(x->db);
 	sqlite3_stmt *st;
@@ -381,7 +399,8 @@ static int store_run(struct exact_inputs *x, const char *memcg_dir, const struct
 
 	if (sqlite3_prepare_v2(sql, "INSERT OR REPLACE INTO exact_input_run (id, source, memcg,"
 			       " memcg_id, scope, nodes, attached_ts, records, dropped, updates,"
-			       " untracked, flushes) VALUES (1, 'bpf', ?, ?, ?, ?, ?, 0, 0, 0, 0, 0)",
+			       " untracked, flushes, reason)"
+			       " VALUES (1, 'bpf', ?, ?, ?, ?, ?, 0, 0, 0, 0, 0, ?)",
 			       -1, &st, NULL))
 		return vms_error("%s: cannot store the input source: %s", vms_db_path(x->db),
 				 sqlite3_errmsg(sql));
@@ -390,6 +409,10 @@ static int store_run(struct exact_inputs *x, const char *memcg_dir, const struct
 	sqlite3_bind_text(st, 3, scope, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int(st, 4, count_nodes());
 	sqlite3_bind_int64(st, 5, attached);
+	if (left_out)
+		sqlite3_bind_text(st, 6, left_out, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 6);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : vms_error("%s: cannot store the input source: %s",
@@ -407,6 +430,7 @@ struct exact_inputs *exact_inputs_open(struct vms_db *db, const char *memcg_dir)
 		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 	struct exact_config cfg = { 0 };
 	struct vms_buf scope = { 0 };
+	const char *left_out = NULL;
 	struct exact_inputs *x;
 	long long number[N_ITEMS];
 	__u32 zero = 0;
@@ -426,9 +450,20 @@ struct exact_inputs *exact_inputs_open(struct vms_db *db, const char *memcg_dir)
 	libbpf_set_print(silent_print);
 	if (memcg_scope(memcg_dir, &cfg, &scope))
 		goto fail;
-	x->skel = exact_inputs_bpf__open_and_load();
+	x->skel = exact_inputs_bpf__open();
 	if (!x->skel) {
 		vms_error("cannot load the BPF program: %s", strerror(errno));
+		goto fail;
+	}
+	/* kernels before the per-CPU rstat tracepoints: the view changes at each flush as a whole */
+	if (!have_event("cgroup", "cgroup_rstat_locked")) {
+		bpf_program__set_autoload(x->skel->progs.on_rstat_locked, false);
+		left_out = "no cgroup:cgroup_rstat_locked event: each flush enters the view at once"
+			   " (not one CPU at a time)";
+	}
+	err = exact_inputs_bpf__load(x->skel);
+	if (err) {
+		vms_error("cannot load the BPF program: %s", strerror(-err));
 		goto fail;
 	}
 	if (map_items(x, number))
@@ -454,7 +489,7 @@ struct exact_inputs *exact_inputs_open(struct vms_db *db, const char *memcg_dir)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (store_run(x, memcg_dir, &cfg, scope.buf ? scope.buf : "",
-		      now.tv_sec * 1000000000LL + now.tv_nsec) ||
+		      now.tv_sec * 1000000000LL + now.tv_nsec, left_out) ||
 	    take_start(x, memcg_dir, number))
 		goto fail;
 	vms_buf_release(&scope);

@@ -135,6 +135,7 @@ struct task_state {
 	int first_lowest, run_retried;
 	long long first_reclaimed, first_slab_freed;
 	int no_cache_trim_mode, force_deactivate;
+	int loop_passes;	/* passes closed since the loop started */
 	struct pass pass;
 	struct vms_pass_input last_in;
 	int have_last_in;
@@ -579,6 +580,26 @@ static int insert_record(struct builder *b, struct task_state *t, const char *ki
 	return dc_writer_push(b->writer, b->records);
 }
 
+/*
+ * The first recorded pass of a memcg reclaim that found nothing to isolate
+ * (exact inputs: exact_view_nothing_to_isolate()) is in the third sweep,
+ * the force_deactivate retry: the two sweeps before it left no event.
+ * Anon is scanned unless the pass's swappiness or free swap is known 0.
+ */
+static void invisible_sweeps(struct builder *b, struct task_state *t, struct vms_pass_input *in)
+{
+	int anon = !((in->swappiness.prov != VMS_PROV_UNKNOWN && in->swappiness.hi == 0) ||
+		     (in->swap_free.prov != VMS_PROV_UNKNOWN && in->swap_free.hi == 0));
+
+	if (in->reclaimer != VMS_MEMCG || t->sweep ||
+	    !exact_view_nothing_to_isolate(b->exact, t->pid, t->pass.ts, anon))
+		return;
+	t->sweep = in->sweep = 2;
+	t->retry_sweep = 2;
+	t->force_deactivate = in->force_deactivate = 1;
+	t->skipped_deactivate = 0;
+}
+
 static int close_pass(struct builder *b, struct task_state *t)
 {
 	struct pass *p = &t->pass;
@@ -588,6 +609,8 @@ static int close_pass(struct builder *b, struct task_state *t)
 		return 0;
 	p->open = 0;
 	fill_inputs(b, t, &in);
+	if (!t->loop_passes++ && !t->in_run)
+		invisible_sweeps(b, t, &in);
 	restored_since(b, p);
 	if (t->sweep == 0 || !t->in_run) {
 		t->last_in = in;	/* a run's inputs: its first sweep's last pass */
@@ -622,6 +645,7 @@ static void start_loop(struct task_state *t)
 {
 	t->sweep = t->retry_sweep = t->skipped_deactivate = 0;
 	t->no_cache_trim_mode = t->force_deactivate = 0;
+	t->loop_passes = 0;
 	t->prev_priority = -1;
 	t->sweep_lowest = 12;
 	t->sweep_reclaimed = t->sweep_slab_freed = 0;

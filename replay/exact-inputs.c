@@ -10,8 +10,11 @@
  * How it works (6.18 mm/vmscan.c, mm/memcontrol.c): prepare_scan_control()
  * reads the target lruvec through lruvec_page_state(), the rstat-flushed
  * copy of the counters, which changes only when the stats are flushed
- * (memcg_flush_stats with force or needs_flush). So the kernel's view at a
- * decision is the running values of the last such flush before it; before
+ * (memcg_flush_stats with force or needs_flush), one CPU at a time
+ * (cgroup_rstat_locked; recordings of kernels without that event: the whole
+ * flush at once). So the kernel's view at a decision is the flushed view of
+ * the last such CPU turn before it (or the running values at the last such
+ * flush); before
  * the first flush of the recording it is what memory.stat showed at the
  * start (the read shows the flushed copy). The decision point of a pass is
  * the isolate record (mm_vmscan_lru_isolate) just before its first event:
@@ -45,7 +48,8 @@ struct point {
 	long long ts;
 	int pid;
 	int other_memcg;		/* reclaim begin: the task was not in the recorded memcg */
-	long long lru[4];		/* isolate: the running list sizes before the batch left them */
+	long long lru[4];		/* isolate: the running list sizes before the batch left them;
+					 * reclaim begin: as the reclaim found them */
 	long long restore[2];		/* isolate: workingset_restore_anon, _file (running) */
 };
 
@@ -91,10 +95,12 @@ static int load_flushes(sqlite3 *sql, struct exact_view *v)
 	sqlite3_stmt *st;
 	int i, rc = 0;
 
+	/* the flushed view after each CPU's turn, where recorded; else each whole flush */
 	if (sqlite3_prepare_v2(sql, "SELECT ts, inactive_anon, active_anon, inactive_file, active_file,"
 			       " workingset_activate_anon, workingset_activate_file FROM exact_input"
-			       " WHERE kind = 'flush' AND (flush_force OR flush_needed) ORDER BY ts",
-			       -1, &st, NULL))
+			       " WHERE CASE WHEN EXISTS (SELECT 1 FROM exact_input WHERE kind = 'flush_cpu')"
+			       " THEN kind = 'flush_cpu' ELSE kind = 'flush' AND (flush_force OR flush_needed)"
+			       " END ORDER BY ts", -1, &st, NULL))
 		return vms_error("cannot read exact_input: %s", sqlite3_errmsg(sql));
 	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
 		if (vms_array_reserve(&v->flush, &v->aflush, v->nflush, 256, sizeof(*v->flush))) {
@@ -151,8 +157,12 @@ static int load_points(sqlite3 *sql, struct exact_view *v)
 	sqlite3_finalize(st);
 	if (rc)
 		return rc;
-	/* every task's memcg reclaim begins, to tell which episodes reclaim another memcg */
-	if (sqlite3_prepare_v2(sql, "SELECT e.ts, e.pid, e.memcg_id != r.memcg_id FROM exact_input e,"
+	/*
+	 * every task's memcg reclaim begins, to tell which episodes reclaim
+	 * another memcg, with the memcg's lists as they stood then
+	 */
+	if (sqlite3_prepare_v2(sql, "SELECT e.ts, e.pid, e.memcg_id != r.memcg_id, e.inactive_anon,"
+			       " e.active_anon, e.inactive_file, e.active_file FROM exact_input e,"
 			       " exact_input_run r WHERE e.kind = 'reclaim_begin' ORDER BY e.pid, e.ts",
 			       -1, &st, NULL))
 		return vms_error("cannot read exact_input: %s", sqlite3_errmsg(sql));
@@ -163,7 +173,10 @@ static int load_points(sqlite3 *sql, struct exact_view *v)
 		}
 		v->foreign[v->nforeign].ts = sqlite3_column_int64(st, 0);
 		v->foreign[v->nforeign].pid = sqlite3_column_int(st, 1);
-		v->foreign[v->nforeign++].other_memcg = sqlite3_column_int(st, 2);
+		v->foreign[v->nforeign].other_memcg = sqlite3_column_int(st, 2);
+		for (i = 0; i < 4; i++)
+			v->foreign[v->nforeign].lru[i] = sqlite3_column_int64(st, 3 + i);
+		v->nforeign++;
 	}
 	sqlite3_finalize(st);
 	return rc;
@@ -394,6 +407,21 @@ int exact_view_fill(const struct exact_view *v, int pid, long long ts, struct vm
 	if (f >= 0 && v->flush[f].ts > decided_after(v, pid, iso))
 		raced(v, f, e, in);
 	return 1;
+}
+
+int exact_view_nothing_to_isolate(const struct exact_view *v, int pid, long long ts,
+				  int anon_scannable)
+{
+	int b;
+
+	if (!v)
+		return 0;
+	b = point_at(v->foreign, v->nforeign, pid, ts);
+	if (b < 0 || v->foreign[b].other_memcg || ts - v->foreign[b].ts > max_gap_ns)
+		return 0;
+	/* enum lru_list order: inactive anon, active anon, inactive file, active file */
+	return v->foreign[b].lru[2] == 0 && (!anon_scannable || v->foreign[b].lru[0] == 0) &&
+	       (v->foreign[b].lru[3] > 0 || (anon_scannable && v->foreign[b].lru[1] > 0));
 }
 
 int exact_view_sizes(struct exact_view *v, long long id, struct vms_pass_input *in,

@@ -31,6 +31,18 @@ int exact_view_open(struct sqlite3 *sql, struct exact_view **out);
  */
 int exact_view_fill(const struct exact_view *v, int pid, long long ts, struct vms_pass_input *in);
 /*
+ * exact_view_nothing_to_isolate() - the memcg reclaim of @pid that began
+ * shortly before @ts (its first pass) found the memcg's inactive file list
+ * empty, and its inactive anon list too unless @anon_scannable is 0, with
+ * an active list to age: 6.18 do_try_to_free_pages() then runs a first
+ * sweep and a full-walk retry that isolate nothing and leave no event
+ * (shrink_list() skips the active list, sc->skipped_deactivate), and the
+ * first recorded pass belongs to the retry with force_deactivate.
+ * Return: 1 when so, 0 when not or not known.
+ */
+int exact_view_nothing_to_isolate(const struct exact_view *v, int pid, long long ts,
+				  int anon_scannable);
+/*
  * exact_view_sizes() - the list sizes (lru_size[]) of decision record @id
  * read back from the decision table, whose rows keep only the flushed view.
  * Return: 1 when set, 0 when the record has no exact inputs.

@@ -9,7 +9,8 @@
 CREATE TABLE IF NOT EXISTS exact_input_run (
 	id INTEGER PRIMARY KEY CHECK (id = 1),
 	source TEXT NOT NULL,          -- 'bpf' (exact inputs recorded) or 'sampled' (counters only)
-	reason TEXT,                   -- 'sampled': why there are no exact inputs
+	reason TEXT,                   -- 'sampled': why there are no exact inputs; 'bpf': what they leave out
+	                               -- (NULL: nothing)
 	memcg TEXT,                    -- the memcg directory tracked
 	memcg_id INTEGER,              -- its cgroup id (the directory's inode; the tracepoints' memcg_id)
 	scope TEXT,                    -- cgroup ids whose flush refreshes its view: it and its ancestors
@@ -40,13 +41,16 @@ CREATE TABLE IF NOT EXISTS exact_input_item (
 );
 
 -- One row per record of the program: the memcg's running values (start +
--- exact delta) at a decision point, a flush, or a reclaim begin/end.
+-- exact delta) at a decision point, a flush, or a reclaim begin/end; the
+-- flushed view (start + the deltas flushed so far) at a flush_cpu record.
 CREATE TABLE IF NOT EXISTS exact_input (
 	id INTEGER PRIMARY KEY,
 	ts INTEGER NOT NULL,           -- ns, mono clock (the trace's)
 	kind TEXT NOT NULL,            -- 'isolate' (mm_vmscan_lru_isolate of a task in the memcg: before the
 	                               -- batch leaves the list), 'flush' (memcg_flush_stats of the memcg or
-	                               -- an ancestor), 'reclaim_begin', 'reclaim_end' (memcg reclaim)
+	                               -- an ancestor), 'flush_cpu' (one CPU's turn in an effective flush:
+	                               -- cgroup_rstat_locked; the values are the flushed view after it, cpu
+	                               -- the CPU flushed), 'reclaim_begin', 'reclaim_end' (memcg reclaim)
 	pid INTEGER,
 	cpu INTEGER,
 	memcg_id INTEGER,              -- flush: the memcg flushed; reclaim_*: the task's memcg; else the tracked one

@@ -71,6 +71,21 @@ stat_matches() {
 		WHERE s.source = 'memcg'" | tr '|' ' '
 }
 
+# view_matches DB: "N SAME": the same reads against the flushed view after
+# the read's last per-CPU turn (flush_cpu records: each CPU's counters as
+# the kernel folded them in, 6.18 css_rstat_flush()), what the read printed
+view_matches() {
+	sql "$1" "SELECT COUNT(*), COALESCE(SUM(e.inactive_file * r.page_size = vi.value
+		AND e.active_file * r.page_size = va.value AND e.workingset_refault_file = vr.value), 0)
+		FROM run r, counter_sample s
+		JOIN exact_input e ON e.id = (SELECT x.id FROM exact_input x WHERE x.kind = 'flush_cpu'
+		AND x.ts BETWEEN s.ts AND s.ts_end ORDER BY x.ts DESC LIMIT 1)
+		JOIN counter_value vi ON vi.sample = s.id AND vi.name = 'inactive_file'
+		JOIN counter_value va ON va.sample = s.id AND va.name = 'active_file'
+		JOIN counter_value vr ON vr.sample = s.id AND vr.name = 'workingset_refault_file'
+		WHERE s.source = 'memcg'" | tr '|' ' '
+}
+
 # observed DB: "FLUSHES SECONDS ASKED AGED AGED% REFAULTS WORKLOAD_S" - the
 # effective flushes of the memcg, the recording's length, the baseline's
 # deactivate_file questions, how often the kernel aged, the passes that saw
@@ -139,7 +154,12 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'exact values equal memory.stat a
 	echo "flushes caused by memory.stat reads: $1, values equal in $2, within 64 pages in $3" >> numbers.txt &&
 	test "$1" -ge 3 &&
 	test $(($2 * 2)) -ge "$1" &&
-	assert_eq "$3" "$1"
+	assert_eq "$3" "$1" &&
+	snapshot_same=$2 &&
+	set -- $(view_matches exact.db) &&
+	echo "the same reads against the view after the last per-CPU turn: $1, equal in $2" >> numbers.txt &&
+	test "$1" -ge 3 &&
+	test "$2" -ge "$snapshot_same"
 '
 
 # Other memcgs' reclaim (other jobs on the machine) is in the trace too;
@@ -267,7 +287,7 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'observer effect on one trajector
 	cp exact.db unobserved.db &&
 	n=$(sql unobserved.db "SELECT COUNT(*) FROM exact_input WHERE kind = '"'"'flush'"'"'
 		AND (flush_needed OR flush_force) AND pid = $(cat exact.db.pid)") &&
-	sql unobserved.db "DELETE FROM exact_input WHERE kind = '"'"'flush'"'"' AND pid = $(cat exact.db.pid)" &&
+	sql unobserved.db "DELETE FROM exact_input WHERE kind IN ('"'"'flush'"'"', '"'"'flush_cpu'"'"') AND pid = $(cat exact.db.pid)" &&
 	vmscope replay unobserved.db --policy v6.18 --show 0 > replay-unobserved.txt &&
 	sql exact.db "ATTACH '"'"'unobserved.db'"'"' AS u;
 		SELECT a.question, COUNT(*), SUM(a.policy_answer != b.policy_answer)

@@ -13,7 +13,9 @@
  *     no item by number.
  *  2. value[] holds running deltas since the program was attached, of the
  *     target memcg only, in pages (or events); the loader adds the start
- *     values read from memory.stat.
+ *     values read from memory.stat. In EXACT_FLUSH_CPU records they are the
+ *     deltas of the kernel's flushed view (the sum, over CPUs, of each CPU's
+ *     deltas at its last flush), in all other records the running deltas.
  */
 #ifndef VMS_EXACT_INPUTS_H
 #define VMS_EXACT_INPUTS_H
@@ -22,12 +24,16 @@
 #define EXACT_SCOPE 8		/* memcgs whose flush refreshes the target's view: it and its ancestors */
 #define EXACT_ITEMS 512		/* slot_of[] entries: stat items, then vm events */
 #define EXACT_EVENT_BASE 256	/* slot_of[] index of vm_event_item 0 */
+#define EXACT_MAX_CPUS 256	/* CPUs whose counters are kept apart (per-CPU flush steps) */
 
 enum exact_kind {
 	EXACT_ISOLATE = 1,	/* mm_vmscan_lru_isolate: a batch is taken (before the list sizes drop) */
 	EXACT_FLUSH,		/* memcg_flush_stats of the target or an ancestor */
 	EXACT_RECLAIM_BEGIN,	/* mm_vmscan_memcg_reclaim_begin (memcg_id: the task's memcg) */
 	EXACT_RECLAIM_END,	/* mm_vmscan_memcg_reclaim_end */
+	EXACT_FLUSH_CPU,	/* cgroup_rstat_locked of an effective flush in scope: one CPU's
+				 * deltas enter the view; value[] is the view after it, cpu the
+				 * CPU flushed */
 };
 
 enum exact_counter {
@@ -35,6 +41,7 @@ enum exact_counter {
 	EXACT_C_DROPPED,	/* records the ring buffer had no room for */
 	EXACT_C_FLUSHES,	/* flushes in scope (effective or not) */
 	EXACT_C_UNTRACKED,	/* updates of the target for items without a slot */
+	EXACT_C_CPU_STEPS,	/* per-CPU flush steps applied to the view */
 	EXACT_C_N,
 };
 
@@ -55,7 +62,7 @@ struct exact_record {
 	__s64 stats_updates;		/* flush: pending updates the kernel counted */
 	__u32 kind;			/* enum exact_kind */
 	__u32 pid;
-	__u32 cpu;
+	__u32 cpu;			/* flush_cpu: the CPU flushed; else the CPU of the event */
 	__u8 force, needs_flush;	/* flush: the kernel flushes when either is set */
 	__u8 lru;			/* isolate: the list (enum lru_list) */
 	__u8 reclaimer;			/* begin/end: 1 memcg */

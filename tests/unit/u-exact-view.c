@@ -19,6 +19,8 @@
  *   400  reclaim_end; 500 isolate by pid 7; 501 its pass
  *   250  reclaim_begin by pid 5, a task of memcg 43 (another memcg)
  *   190  reclaim_begin by pid 6; 210 its first isolate: flush 200 in between
+ * Then reclaims that begin with empty inactive lists, and a second
+ * database whose flushes are recorded one CPU's turn at a time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,6 +189,68 @@ int main(void)
 		is_int(kl_scan_types(&in, &d), 2, "with the exact list size: the file list is scanned");
 	}
 
+	/*
+	 * 6.18 do_try_to_free_pages(): a memcg reclaim that finds the inactive
+	 * lists it may scan empty isolates nothing in its first sweep nor in
+	 * the full-walk retry, so its first recorded pass is in the
+	 * force_deactivate retry. pid 11 began at 600 with no inactive file
+	 * page (5 inactive anon), pid 12 at 800 with 3.
+	 */
+	sqlite3_exec(vms_db_sql(db), "INSERT INTO exact_input (ts, kind, pid, memcg_id, inactive_anon,"
+		     " active_anon, inactive_file, active_file) VALUES"
+		     " (600, 'reclaim_begin', 11, 42, 5, 6, 0, 320),"
+		     " (800, 'reclaim_begin', 12, 42, 5, 6, 3, 320)", NULL, NULL, NULL);
+	exact_view_free(v);
+	ok(exact_view_open(vms_db_sql(db), &v) == 0 && v, "exact inputs with empty lists loaded");
+	is_int(exact_view_nothing_to_isolate(v, 11, 700, 0), 1,
+	       "no inactive file page, anon not scanned: the first sweeps isolate nothing");
+	is_int(exact_view_nothing_to_isolate(v, 11, 700, 1), 0,
+	       "the same with anon scanned: 5 inactive anon pages to isolate");
+	is_int(exact_view_nothing_to_isolate(v, 12, 900, 0), 0, "3 inactive file pages: not empty");
+	is_int(exact_view_nothing_to_isolate(v, 11, 600 + 6000000, 0), 0,
+	       "a pass more than 5 ms after the begin: not known");
+	is_int(exact_view_nothing_to_isolate(v, 5, 260, 0), 0, "another memcg's reclaim: not known");
+	is_int(exact_view_nothing_to_isolate(NULL, 11, 700, 0), 0, "no exact inputs: not known");
+
+	exact_view_free(v);
+	vms_db_close(db);
+
+	/*
+	 * 6.18 css_rstat_flush() folds one CPU at a time into the view: with
+	 * flush_cpu records the view after each CPU's turn is what a pass
+	 * decided between the turns read (not the running values at the
+	 * flush). Flush at 100; CPU 0's turn at 101 (view 105/250), CPU 1's
+	 * at 103 (110/300); passes at 102 and 104.
+	 */
+	db = scratch_db("u-exact-view-cpu");
+	if (sqlite3_exec(vms_db_sql(db),
+			 "INSERT INTO exact_input_run (id, source, memcg, memcg_id, scope, nodes,"
+			 " attached_ts) VALUES (1, 'bpf', '/cg', 42, '42 1', 1, 0);"
+			 "INSERT INTO exact_input_item (col, kernel_name, enum, item, start_value,"
+			 " start_provenance) VALUES"
+			 " ('inactive_anon', 'NR_INACTIVE_ANON', 'node_stat_item', 0, 5, 'exact'),"
+			 " ('active_anon', 'NR_ACTIVE_ANON', 'node_stat_item', 1, 6, 'exact'),"
+			 " ('inactive_file', 'NR_INACTIVE_FILE', 'node_stat_item', 2, 100, 'exact'),"
+			 " ('active_file', 'NR_ACTIVE_FILE', 'node_stat_item', 3, 200, 'exact');"
+			 "INSERT INTO exact_input (ts, kind, pid, cpu, memcg_id, flush_force,"
+			 " flush_needed, inactive_anon, active_anon, inactive_file, active_file) VALUES"
+			 " (100, 'flush', 1, 0, 42, 0, 1, 5, 6, 112, 305),"
+			 " (101, 'flush_cpu', 1, 0, 42, NULL, NULL, 5, 6, 105, 250),"
+			 " (103, 'flush_cpu', 1, 1, 42, NULL, NULL, 5, 6, 110, 300),"
+			 " (102, 'isolate', 7, 1, 42, NULL, NULL, 5, 6, 113, 306),"
+			 " (104, 'isolate', 7, 1, 42, NULL, NULL, 5, 6, 113, 306)", NULL, NULL, NULL)) {
+		ok(0, "cannot insert the rows: %s", sqlite3_errmsg(vms_db_sql(db)));
+		return done_testing();
+	}
+	ok(exact_view_open(vms_db_sql(db), &v) == 0 && v, "per-CPU flush turns loaded");
+	in = sampled(VMS_MEMCG);
+	is_int(exact_view_fill(v, 7, 102, &in), 1, "a pass between the two turns: exact");
+	ok(in.inactive_file.v == 105 && in.active_file.v == 250,
+	   "it read the view after CPU 0's turn only (105/250)");
+	in = sampled(VMS_MEMCG);
+	is_int(exact_view_fill(v, 7, 104, &in), 1, "a pass after both turns: exact");
+	ok(in.inactive_file.v == 110 && in.active_file.v == 300,
+	   "the whole flush's view (110/300), not the running values at the flush (112/305)");
 	exact_view_free(v);
 	vms_db_close(db);
 	return done_testing();
