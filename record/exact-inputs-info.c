@@ -29,6 +29,21 @@ static int describe_starts(sqlite3 *sql, struct vms_buf *out)
 	return rc;
 }
 
+/* "; N per-CPU flush turns" when the view was recorded one CPU's turn at a time. */
+static int describe_turns(sqlite3 *sql, struct vms_buf *out)
+{
+	sqlite3_stmt *st;
+	long long n = 0;
+
+	if (sqlite3_prepare_v2(sql, "SELECT COUNT(*) FROM exact_input WHERE kind = 'flush_cpu'",
+			       -1, &st, NULL))
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n ? vms_buf_addf(out, "; %lld per-CPU flush turns", n) : 0;
+}
+
 int vms_exact_inputs_describe(sqlite3 *sql, struct vms_buf *out)
 {
 	sqlite3_stmt *st;
@@ -51,6 +66,7 @@ int vms_exact_inputs_describe(sqlite3 *sql, struct vms_buf *out)
 				  "?", sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4),
 				  sqlite3_column_int64(st, 5), sqlite3_column_int(st, 6),
 				  sqlite3_column_int(st, 6) == 1 ? "" : "s: values are per memcg");
+		rc = rc ? rc : describe_turns(sql, out);
 		rc = rc ? rc : describe_starts(sql, out);
 		if (!rc && sqlite3_column_text(st, 1))
 			rc = vms_buf_addf(out, "; %s", (const char *)sqlite3_column_text(st, 1));
