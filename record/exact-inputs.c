@@ -88,6 +88,10 @@ void exact_inputs_close(struct exact_inputs *x)
 #include "bpf/exact-inputs.h"
 #include "bpf/exact-inputs.skel.h"
 
+#define STRINGIFY(x) #x
+#define TEXT_OF(x) STRINGIFY(x)
+#define MAX_CPUS_TEXT TEXT_OF(EXACT_MAX_CPUS)
+
 /* A tracked item: its exact_input column, kernel enumerator, memory.stat names (v1, v2). */
 struct item_spec {
 	const char *col, *kernel_name, *enum_name;
@@ -455,12 +459,19 @@ struct exact_inputs *exact_inputs_open(struct vms_db *db, const char *memcg_dir)
 		vms_error("cannot load the BPF program: %s", strerror(errno));
 		goto fail;
 	}
-	/* kernels before the per-CPU rstat tracepoints: the view changes at each flush as a whole */
-	if (!have_event("cgroup", "cgroup_rstat_locked")) {
-		bpf_program__set_autoload(x->skel->progs.on_rstat_locked, false);
+	/*
+	 * kernels before the per-CPU rstat tracepoints, and machines with more
+	 * CPUs than the program keeps apart: the view changes at each flush as
+	 * a whole
+	 */
+	if (!have_event("cgroup", "cgroup_rstat_locked"))
 		left_out = "no cgroup:cgroup_rstat_locked event: each flush enters the view at once"
 			   " (not one CPU at a time)";
-	}
+	else if (libbpf_num_possible_cpus() > EXACT_MAX_CPUS)
+		left_out = "more possible CPUs than the BPF program keeps apart (" MAX_CPUS_TEXT
+			   "): each flush enters the view at once (not one CPU at a time)";
+	if (left_out)
+		bpf_program__set_autoload(x->skel->progs.on_rstat_locked, false);
 	err = exact_inputs_bpf__load(x->skel);
 	if (err) {
 		vms_error("cannot load the BPF program: %s", strerror(-err));

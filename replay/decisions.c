@@ -136,6 +136,7 @@ struct task_state {
 	long long first_reclaimed, first_slab_freed;
 	int no_cache_trim_mode, force_deactivate;
 	int loop_passes;	/* passes closed since the loop started */
+	long long last_pass_end;	/* the last event of the last of them */
 	struct pass pass;
 	struct vms_pass_input last_in;
 	int have_last_in;
@@ -439,7 +440,8 @@ static void fill_inputs(struct builder *b, struct task_state *t, struct vms_pass
 	}
 	if (b->bare)
 		trace_infer_inputs(&b->facts, t->pid, p->ts, p->ts_end, in);
-	exact_view_fill(b->exact, t->pid, p->ts, in);	/* what the kernel read, where recorded */
+	/* what the kernel read, where recorded */
+	exact_view_fill(b->exact, t->pid, p->ts, t->loop_passes ? t->last_pass_end : t->episode_ts, in);
 }
 
 /*
@@ -611,6 +613,7 @@ static int close_pass(struct builder *b, struct task_state *t)
 	fill_inputs(b, t, &in);
 	if (!t->loop_passes++ && !t->in_run)
 		invisible_sweeps(b, t, &in);
+	t->last_pass_end = p->ts_end;
 	restored_since(b, p);
 	if (t->sweep == 0 || !t->in_run) {
 		t->last_in = in;	/* a run's inputs: its first sweep's last pass */

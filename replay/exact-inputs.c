@@ -69,7 +69,15 @@ struct exact_view {
 	int nforeign, aforeign;
 };
 
-static long long max_gap_ns = 5000000;	/* a pass's first event is this close to its isolate */
+/*
+ * A pass's first event (the end of its first batch) follows the batch's
+ * isolate record by this much at most when nothing else places the record
+ * in the pass; a task preempted inside the batch can take longer, so a
+ * record after the task's previous pass is the pass's own up to the
+ * sanity bound.
+ */
+static long long max_gap_ns = 5000000;
+static long long max_preempted_ns = 1000000000;
 
 static int load_start(sqlite3 *sql, struct exact_view *v)
 {
@@ -367,7 +375,8 @@ static void raced(const struct exact_view *v, int f, int e, struct vms_pass_inpu
 		either(&in->refault_anon, alt.v);
 }
 
-int exact_view_fill(const struct exact_view *v, int pid, long long ts, struct vms_pass_input *in)
+int exact_view_fill(const struct exact_view *v, int pid, long long ts, long long since,
+		    struct vms_pass_input *in)
 {
 	struct vms_value *lru[4] = { &in->inactive_anon, &in->active_anon, &in->inactive_file,
 				     &in->active_file };
@@ -384,7 +393,8 @@ int exact_view_fill(const struct exact_view *v, int pid, long long ts, struct vm
 		return 0;
 	}
 	iso = isolate_at(v, pid, ts);
-	if (iso < 0 || ts - v->isolate[iso].ts > max_gap_ns)
+	if (iso < 0 || ts - v->isolate[iso].ts > max_preempted_ns ||
+	    (since > 0 ? v->isolate[iso].ts <= since : ts - v->isolate[iso].ts > max_gap_ns))
 		return 0;
 	f = flush_at(v, v->isolate[iso].ts);
 	seen = f >= 0 ? &v->flush[f] : &v->start;
@@ -417,7 +427,7 @@ int exact_view_nothing_to_isolate(const struct exact_view *v, int pid, long long
 	if (!v)
 		return 0;
 	b = point_at(v->foreign, v->nforeign, pid, ts);
-	if (b < 0 || v->foreign[b].other_memcg || ts - v->foreign[b].ts > max_gap_ns)
+	if (b < 0 || v->foreign[b].other_memcg || ts - v->foreign[b].ts > max_preempted_ns)
 		return 0;
 	/* enum lru_list order: inactive anon, active anon, inactive file, active file */
 	return v->foreign[b].lru[2] == 0 && (!anon_scannable || v->foreign[b].lru[0] == 0) &&
@@ -439,7 +449,9 @@ int exact_view_sizes(struct exact_view *v, long long id, struct vms_pass_input *
 	pid = sqlite3_column_int(v->pass_of, 0);
 	ts = sqlite3_column_int64(v->pass_of, 1);
 	iso = isolate_at(v, pid, ts);
-	if (iso < 0 || ts - v->isolate[iso].ts > max_gap_ns || in->inactive_file.prov != VMS_PROV_EXACT)
+	/* exact_view_fill() made the record exact: the same isolate record is the pass's */
+	if (iso < 0 || ts - v->isolate[iso].ts > max_preempted_ns ||
+	    in->inactive_file.prov != VMS_PROV_EXACT)
 		return 0;
 	for (i = 0; i < 4; i++)
 		in->lru_size[i] = v->isolate[iso].lru[i];

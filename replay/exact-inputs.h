@@ -22,14 +22,17 @@ struct exact_view;
 int exact_view_open(struct sqlite3 *sql, struct exact_view **out);
 /*
  * exact_view_fill() - give the memcg reclaim pass of @pid whose first event
- * is at @ts the inputs the kernel read (provenance exact): the list sizes
+ * is at @ts, and whose task's previous pass (or reclaim begin) ended at
+ * @since (0: not known; the pass's isolate record must then be within 5 ms
+ * of @ts), the inputs the kernel read (provenance exact): the list sizes
  * and refaults of the rstat-flushed view at its decision point, and the
  * refaults since the last snapshot_refaults() of the memcg. Inputs it
  * cannot make exact stay as they are; a pass of an episode that reclaims
  * another memcg (its task was elsewhere) gets unknown list sizes and
  * refaults. Return: 1 when it set them exact, 0 when not.
  */
-int exact_view_fill(const struct exact_view *v, int pid, long long ts, struct vms_pass_input *in);
+int exact_view_fill(const struct exact_view *v, int pid, long long ts, long long since,
+		    struct vms_pass_input *in);
 /*
  * exact_view_nothing_to_isolate() - the memcg reclaim of @pid that began
  * shortly before @ts (its first pass) found the memcg's inactive file list

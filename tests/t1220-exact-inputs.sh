@@ -133,6 +133,13 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'record with exact inputs (BPF) w
 	vmscope info exact.db > info.txt &&
 	grep -q "^  exact (BPF on the memcg tracepoints: memcg $CG," info.txt &&
 	assert_eq "$(sql exact.db "SELECT source FROM exact_input_run")" bpf &&
+	# each effective flush takes every possible CPU in turn (6.18
+	# css_rstat_flush()); a flush racing the attach or the detach may lack some
+	grep -q "per-CPU flush turns" info.txt &&
+	turns=$(sql exact.db "SELECT COUNT(*) FROM exact_input WHERE kind = \"flush_cpu\"") &&
+	flushes=$(sql exact.db "SELECT COUNT(*) FROM exact_input WHERE kind = \"flush\"
+		AND (flush_force OR flush_needed)") &&
+	test "$turns" -ge $(((flushes - 2) * $(nproc --all))) &&
 	test "$(sql exact.db "SELECT COUNT(*) FROM exact_input WHERE kind = \"isolate\"")" -gt 1000 &&
 	# names from BTF: the 15 items, each with its own kernel number
 	assert_eq "$(sql exact.db "SELECT COUNT(DISTINCT enum || item) FROM exact_input_item")" 15 &&

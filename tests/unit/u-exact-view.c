@@ -93,7 +93,7 @@ int main(void)
 
 	/* the pass at 301: the view of flush 200 (force), not 160 (no flush happened) */
 	in = sampled(VMS_MEMCG);
-	is_int(exact_view_fill(v, 7, 301, &in), 1, "memcg pass right after an isolate: exact");
+	is_int(exact_view_fill(v, 7, 301, 0, &in), 1, "memcg pass right after an isolate: exact");
 	is_int(in.inactive_file.v, 120, "inactive_file: the view of the last flush (200)");
 	is_int(in.active_file.v, 320, "active_file: the view of the last flush (200)");
 	is_int(in.inactive_anon.v, 5, "inactive_anon: the view of the last flush");
@@ -108,13 +108,13 @@ int main(void)
 
 	/* the pass at 501: the snapshot at 400 saw flush 200 as well: no refault */
 	in = sampled(VMS_MEMCG);
-	is_int(exact_view_fill(v, 7, 501, &in), 1, "the pass at 501: exact");
+	is_int(exact_view_fill(v, 7, 501, 0, &in), 1, "the pass at 501: exact");
 	is_int(in.refault_file.v, 0, "same view as at the last reclaim end: refault 0");
 	ok(in.refault_file.prov == VMS_PROV_EXACT, "refault 0 is exact");
 
 	/* the pass of pid 8 at 51: before any flush and any reclaim end */
 	in = sampled(VMS_MEMCG);
-	is_int(exact_view_fill(v, 8, 51, &in), 1, "before the first flush: the start view");
+	is_int(exact_view_fill(v, 8, 51, 0, &in), 1, "before the first flush: the start view");
 	is_int(in.inactive_file.v, 100, "inactive_file: memory.stat at the start");
 	is_int(in.active_file.v, 200, "active_file: memory.stat at the start");
 	is_int(in.refault_file.v, 77, "no snapshot yet: refault_file stays as sampled");
@@ -122,7 +122,7 @@ int main(void)
 
 	/* pid 6 began at 190, flush 200 ran before its first isolate at 210: either view */
 	in = sampled(VMS_MEMCG);
-	is_int(exact_view_fill(v, 6, 211, &in), 1, "a pass whose decision may precede a flush");
+	is_int(exact_view_fill(v, 6, 211, 0, &in), 1, "a pass whose decision may precede a flush");
 	ok(in.inactive_file.v == 120 && in.inactive_file.lo == 110 && in.inactive_file.hi == 120 &&
 	   in.inactive_file.prov == VMS_PROV_INFERRED, "inactive_file 120, range 110..120, inferred");
 	ok(in.refault_file.v == 15 && in.refault_file.lo == 0 && in.refault_file.hi == 15 &&
@@ -130,17 +130,28 @@ int main(void)
 
 	/* what stays sampled */
 	in = sampled(VMS_KSWAPD);
-	is_int(exact_view_fill(v, 7, 301, &in), 0, "kswapd (target: the root) is not the memcg's");
+	is_int(exact_view_fill(v, 7, 301, 0, &in), 0, "kswapd (target: the root) is not the memcg's");
 	is_int(in.inactive_file.v, 999, "its inputs are untouched");
 	in = sampled(VMS_MEMCG);
-	is_int(exact_view_fill(v, 7, 300 + 6000000, &in), 0, "no isolate within 5 ms: not exact");
+	is_int(exact_view_fill(v, 7, 300 + 6000000, 0, &in), 0, "no isolate within 5 ms: not exact");
+	/* a task preempted inside its batch: the isolate after its previous pass is its own */
 	in = sampled(VMS_MEMCG);
-	is_int(exact_view_fill(v, 3, 301, &in), 0, "a task that isolated nothing for the memcg");
+	is_int(exact_view_fill(v, 7, 500 + 6000000, 450, &in), 1,
+	       "6 ms after its isolate (500), the first isolate since the previous pass: exact");
+	is_int(in.inactive_file.v, 120, "with the view of the flush before the isolate");
+	in = sampled(VMS_MEMCG);
+	is_int(exact_view_fill(v, 7, 500 + 6000000, 500, &in), 0,
+	       "the last isolate is the previous pass's: not exact");
+	in = sampled(VMS_MEMCG);
+	is_int(exact_view_fill(v, 7, 500 + 2000000000LL, 450, &in), 0,
+	       "more than a second after it: not exact");
+	in = sampled(VMS_MEMCG);
+	is_int(exact_view_fill(v, 3, 301, 0, &in), 0, "a task that isolated nothing for the memcg");
 	is_int(in.have_lru_size, 0, "no list sizes for it");
 	ok(in.inactive_file.prov == VMS_PROV_SAMPLED, "and its inputs stay sampled (no begin record)");
 	/* pid 5 began reclaim as a task of memcg 43: another memcg's episode */
 	in = sampled(VMS_MEMCG);
-	is_int(exact_view_fill(v, 5, 260, &in), 0, "an episode of another memcg: not exact");
+	is_int(exact_view_fill(v, 5, 260, 0, &in), 0, "an episode of another memcg: not exact");
 	ok(in.inactive_file.prov == VMS_PROV_UNKNOWN && in.refault_file.prov == VMS_PROV_UNKNOWN,
 	   "its list sizes and refaults are unknown, not the recorded memcg's");
 
@@ -207,8 +218,10 @@ int main(void)
 	is_int(exact_view_nothing_to_isolate(v, 11, 700, 1), 0,
 	       "the same with anon scanned: 5 inactive anon pages to isolate");
 	is_int(exact_view_nothing_to_isolate(v, 12, 900, 0), 0, "3 inactive file pages: not empty");
-	is_int(exact_view_nothing_to_isolate(v, 11, 600 + 6000000, 0), 0,
-	       "a pass more than 5 ms after the begin: not known");
+	is_int(exact_view_nothing_to_isolate(v, 11, 600 + 6000000, 0), 1,
+	       "a first pass 6 ms after the begin (the task preempted): the same");
+	is_int(exact_view_nothing_to_isolate(v, 11, 600 + 2000000000LL, 0), 0,
+	       "more than a second after the begin: not known");
 	is_int(exact_view_nothing_to_isolate(v, 5, 260, 0), 0, "another memcg's reclaim: not known");
 	is_int(exact_view_nothing_to_isolate(NULL, 11, 700, 0), 0, "no exact inputs: not known");
 
@@ -244,11 +257,11 @@ int main(void)
 	}
 	ok(exact_view_open(vms_db_sql(db), &v) == 0 && v, "per-CPU flush turns loaded");
 	in = sampled(VMS_MEMCG);
-	is_int(exact_view_fill(v, 7, 102, &in), 1, "a pass between the two turns: exact");
+	is_int(exact_view_fill(v, 7, 102, 0, &in), 1, "a pass between the two turns: exact");
 	ok(in.inactive_file.v == 105 && in.active_file.v == 250,
 	   "it read the view after CPU 0's turn only (105/250)");
 	in = sampled(VMS_MEMCG);
-	is_int(exact_view_fill(v, 7, 104, &in), 1, "a pass after both turns: exact");
+	is_int(exact_view_fill(v, 7, 104, 0, &in), 1, "a pass after both turns: exact");
 	ok(in.inactive_file.v == 110 && in.active_file.v == 300,
 	   "the whole flush's view (110/300), not the running values at the flush (112/305)");
 	exact_view_free(v);
