@@ -381,6 +381,7 @@ int exact_view_fill(const struct exact_view *v, int pid, long long ts, long long
 	struct vms_value *lru[4] = { &in->inactive_anon, &in->active_anon, &in->inactive_file,
 				     &in->active_file };
 	const struct flush *seen;
+	long long after;
 	int i, iso, f, e;
 
 	if (!v || in->reclaimer != VMS_MEMCG)
@@ -414,7 +415,11 @@ int exact_view_fill(const struct exact_view *v, int pid, long long ts, long long
 		refaults(v, fe, f, X_ACT_FILE, &in->refault_file);
 		refaults(v, fe, f, X_ACT_ANON, &in->refault_anon);
 	}
-	if (f >= 0 && v->flush[f].ts > decided_after(v, pid, iso))
+	/* the decision came after the task's previous pass ended, if known (later than its isolate) */
+	after = decided_after(v, pid, iso);
+	if (since > after)
+		after = since;
+	if (f >= 0 && v->flush[f].ts > after)
 		raced(v, f, e, in);
 	return 1;
 }

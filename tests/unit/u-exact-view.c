@@ -127,6 +127,11 @@ int main(void)
 	   in.inactive_file.prov == VMS_PROV_INFERRED, "inactive_file 120, range 110..120, inferred");
 	ok(in.refault_file.v == 15 && in.refault_file.lo == 0 && in.refault_file.hi == 15 &&
 	   in.refault_file.prov == VMS_PROV_INFERRED, "refault_file 15 (25 - 10) or 0 (10 - 10)");
+	/* the same pass when its task's previous pass is known to have ended after the flush */
+	in = sampled(VMS_MEMCG);
+	is_int(exact_view_fill(v, 6, 211, 205, &in), 1, "the previous pass ended at 205, after flush 200");
+	ok(in.inactive_file.v == 120 && in.inactive_file.prov == VMS_PROV_EXACT &&
+	   in.refault_file.prov == VMS_PROV_EXACT, "the decision came after the flush: its view, exact");
 
 	/* what stays sampled */
 	in = sampled(VMS_KSWAPD);
