@@ -110,9 +110,20 @@ struct eval_ctx {
 	int from_trace;			/* the decision being evaluated has inputs from the events alone */
 	int kept_types;			/* mapped_once: the types whose pages the kernel kept (bits) */
 	struct eval_answers *buf;	/* the answers go here, to be stored later, or NULL */
+	const struct eval_shared *shared;	/* what every policy's evaluation reads */
 	sqlite3_stmt *insert_many;	/* ROWS_PER_INSERT rows of replay_result, or NULL */
 	struct eval_answer pending[ROWS_PER_INSERT];	/* rows not yet inserted */
 	int npending;
+};
+
+/*
+ * What the evaluation of every policy over the same decisions reads, made
+ * once before them, then read-only (read by the helper thread too).
+ */
+struct eval_shared {
+	const struct decision *all;	/* the decisions it was made from */
+	long n;
+	long long (*active_target)[2];	/* per decision: the kernel's of the active anon, file list */
 };
 
 /* The answers of a buffered evaluation, for evaluate_store_buffered() */
@@ -458,6 +469,77 @@ static int score_trivial(struct eval_ctx *e, int q, const struct decision *d, in
 	return 0;
 }
 
+/* The size of the active anon or @file list. */
+static long long active_size(const struct vms_pass_input *in, int file)
+{
+	if (in->have_lru_size)
+		return in->lru_size[file ? 3 : 1];	/* exact inputs */
+	return file ? in->active_file.v : in->active_anon.v;
+}
+
+/*
+ * The recorded kernel's scan targets of the active lists of pass @d (the
+ * 6.18 model; 0 where the list sizes are unknown), the same for every
+ * policy: an active list is aged only when get_scan_count() gave it a
+ * target, which the scan fraction can round to nothing even where its size
+ * >> priority is not. Where the model gives the type's inactive list no
+ * target although the kernel scanned it, the model's fraction is not the
+ * kernel's: the size >> priority decides, as before.
+ */
+static void kernel_active_targets(const struct decision *d, long long target[2])
+{
+	const struct vms_pass_input *in = &d->in;
+	struct vms_scan_decision kernel_sd;
+	int have_kernel_sd;
+
+	target[0] = target[1] = 0;
+	if (d->is_run || in->inactive_file.prov == VMS_PROV_UNKNOWN)
+		return;
+	have_kernel_sd = policy_v6_18.scan_balance(NULL, in, &kernel_sd) != VMS_UNDECIDABLE;
+	for (int file = 0; file <= 1; file++)
+		target[file] = have_kernel_sd && kl_list_target(in, &kernel_sd, file ? 2 : 0) > 0 ?
+			       kl_list_target(in, &kernel_sd, file ? 3 : 1) :
+			       active_size(in, file) >> in->priority;
+}
+
+struct eval_shared *eval_shared_new(const struct decision *all, long n)
+{
+	struct eval_shared *s = calloc(1, sizeof(*s));
+
+	if (s)
+		s->active_target = malloc((n > 0 ? n : 1) * sizeof(*s->active_target));
+	if (!s || !s->active_target) {
+		eval_shared_free(s);
+		return NULL;
+	}
+	s->all = all;
+	s->n = n;
+	for (long i = 0; i < n; i++)
+		kernel_active_targets(&all[i], s->active_target[i]);
+	return s;
+}
+
+void eval_shared_free(struct eval_shared *s)
+{
+	if (s)
+		free(s->active_target);
+	free(s);
+}
+
+/*
+ * @given when it was made from @all and @n, else one made here into *@own
+ * (the caller frees it). Return: the one to read, or NULL out of memory.
+ */
+static const struct eval_shared *shared_for(const struct eval_shared *given,
+					    const struct decision *all, long n,
+					    struct eval_shared **own)
+{
+	*own = NULL;
+	if (given && given->all == all && given->n == n)
+		return given;
+	return *own = eval_shared_new(all, n);
+}
+
 static int eval_pass(struct eval_ctx *e, const struct decision *d)
 {
 	const struct vms_pass_input *in = &d->in;
@@ -490,23 +572,9 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 			  decisive))
 			return -1;
 	}
-	/*
-	 * The recorded kernel's scan targets (the 6.18 model): an active list is
-	 * aged only when get_scan_count() gave it a target, which the scan
-	 * fraction can round to nothing even where its size >> priority is not.
-	 * Where the model gives the type's inactive list no target although the
-	 * kernel scanned it, the model's fraction is not the kernel's: the size
-	 * >> priority decides, as before.
-	 */
-	struct vms_scan_decision kernel_sd;
-	int have_kernel_sd = lru_known &&
-			     policy_v6_18.scan_balance(NULL, in, &kernel_sd) != VMS_UNDECIDABLE;
-
 	for (int file = 0; file <= 1 && lru_known; file++) {
-		long long active = in->have_lru_size ? in->lru_size[file ? 3 : 1] :	/* exact inputs */
-				   file ? in->active_file.v : in->active_anon.v;
-		long long target = have_kernel_sd && kl_list_target(in, &kernel_sd, file ? 2 : 0) > 0 ?
-				   kl_list_target(in, &kernel_sd, file ? 3 : 1) : active >> in->priority;
+		long long active = active_size(in, file);
+		long long target = e->shared->active_target[d - e->first][file];
 		long long scanned_inactive = d->scanned[file ? 2 : 0];
 		int q = file ? Q_DEACT_FILE : Q_DEACT_ANON, want, did;
 
@@ -684,11 +752,15 @@ int evaluate_policy_into(struct vms_db *db, const struct decision *all, long n,
 		.differences_only = to->differences_only, .sum = to->summary,
 		.policy_index = to->policy_index, .first = all,
 	};
+	struct eval_shared *own;
+	int rc;
 
 	memset(tot, 0, sizeof(*tot));
-	if (open_target(db, &e, with_trivial))
-		return -1;
-	return close_target(&e, run_all(&e, all, n));
+	if (!(e.shared = shared_for(to->shared, all, n, &own)))
+		return vms_error("out of memory");
+	rc = open_target(db, &e, with_trivial) ? -1 : close_target(&e, run_all(&e, all, n));
+	eval_shared_free(own);
+	return rc;
 }
 
 struct eval_answers *eval_answers_new(void)
@@ -704,17 +776,24 @@ void eval_answers_free(struct eval_answers *b)
 }
 
 int evaluate_policy_buffered(const struct decision *all, long n, struct policy_instance *p,
-			     int differences_only, struct eval_answers *buf, struct eval_totals *tot)
+			     int differences_only, const struct eval_shared *shared,
+			     struct eval_answers *buf, struct eval_totals *tot)
 {
 	struct eval_ctx e = {
 		.p = p, .tot = tot, .label = p->label, .differences_only = differences_only,
 		.first = all, .buf = buf,
 	};
+	struct eval_shared *own;
+	int rc;
 
 	memset(tot, 0, sizeof(*tot));
 	buf->n = 0;
 	buf->failed = 0;
-	return run_all(&e, all, n) || buf->failed ? -1 : 0;
+	if (!(e.shared = shared_for(shared, all, n, &own)))
+		return -1;
+	rc = run_all(&e, all, n) || buf->failed ? -1 : 0;
+	eval_shared_free(own);
+	return rc;
 }
 
 int evaluate_store_buffered(struct vms_db *db, const struct decision *all, struct policy_instance *p,
@@ -741,13 +820,18 @@ double evaluate_bench(const struct decision *all, long n, struct policy_instance
 	struct eval_ctx e = {
 		.p = p, .tot = &tot, .label = p->label, .answers_only = answers_only, .first = all,
 	};
-	double t0 = vms_now();
-	int r;
+	double t0 = vms_now(), t;
+	struct eval_shared *own;
+	int r, rc = 0;
 
-	for (r = 0; r < rounds; r++) {
+	/* timed too, as a policy's evaluation alone makes it */
+	if (!(e.shared = shared_for(NULL, all, n, &own)))
+		return -1;
+	for (r = 0; r < rounds && !rc; r++) {
 		memset(&tot, 0, sizeof(tot));
-		if (run_all(&e, all, n))
-			return -1;
+		rc = run_all(&e, all, n);
 	}
-	return vms_now() - t0;
+	t = vms_now() - t0;
+	eval_shared_free(own);
+	return rc ? -1 : t;
 }
