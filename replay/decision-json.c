@@ -13,6 +13,7 @@
  * id, and a record whose values are the last record's is given its id
  * without the text being written again.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,27 +65,58 @@ static void put_prov(struct json_out *o, enum vms_prov p)
 	put_n(o, names[p].s, names[p].n);
 }
 
+/*
+ * The inputs each text shows, in its order: the key and where the value is
+ * in struct vms_pass_input. The texts and the keys that tell whether a
+ * record's text is the last record's are both made from these tables.
+ */
+struct json_input {
+	const char *key;
+	size_t len;
+	size_t at;		/* offsetof the struct vms_value */
+};
+#define INPUT(key, field) { KEY(key), offsetof(struct vms_pass_input, field) }
+
+/* decision.provenance: input -> its provenance */
+static const struct json_input prov_inputs[] = {
+	INPUT("lru", inactive_file), INPUT("free", free_pages), INPUT("high_wmark", high_wmark),
+	INPUT("boost", boost), INPUT("swappiness", swappiness), INPUT("swap_free", swap_free),
+	INPUT("swap_total", swap_total), INPUT("boost_reclaim", boost_reclaim),
+	INPUT("refault_file", refault_file), INPUT("refault_anon", refault_anon),
+};
+#define PROV_INPUTS (sizeof(prov_inputs) / sizeof(prov_inputs[0]))
+
+/* decision.input_range: input -> [lo, hi] */
+static const struct json_input range_inputs[] = {
+	INPUT("inactive_anon", inactive_anon), INPUT("active_anon", active_anon),
+	INPUT("inactive_file", inactive_file), INPUT("active_file", active_file),
+	INPUT("free", free_pages), INPUT("high_wmark", high_wmark), INPUT("boost", boost),
+	INPUT("swap_free", swap_free), INPUT("refault_file", refault_file),
+	INPUT("refault_anon", refault_anon),
+};
+#define RANGE_INPUTS (sizeof(range_inputs) / sizeof(range_inputs[0]))
+
+_Static_assert(PROV_INPUTS <= DECISION_JSON_INPUTS_MAX && RANGE_INPUTS <= DECISION_JSON_INPUTS_MAX,
+	       "more inputs than struct decision_texts keeps: raise DECISION_JSON_INPUTS_MAX");
+
+static const struct vms_value *input_value(const struct vms_pass_input *in,
+					   const struct json_input *x)
+{
+	return (const struct vms_value *)((const char *)in + x->at);
+}
+
 size_t decision_provenance_json(char *buf, const struct vms_pass_input *in)
 {
-	const struct { const char *key; size_t len; enum vms_prov prov; } v[] = {
-		{ KEY("lru"), in->inactive_file.prov }, { KEY("free"), in->free_pages.prov },
-		{ KEY("high_wmark"), in->high_wmark.prov }, { KEY("boost"), in->boost.prov },
-		{ KEY("swappiness"), in->swappiness.prov }, { KEY("swap_free"), in->swap_free.prov },
-		{ KEY("swap_total"), in->swap_total.prov },
-		{ KEY("boost_reclaim"), in->boost_reclaim.prov },
-		{ KEY("refault_file"), in->refault_file.prov },
-		{ KEY("refault_anon"), in->refault_anon.prov },
-	};
 	struct json_out o = { buf, buf + DECISION_JSON_MAX - 1 };
 
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+	for (size_t i = 0; i < PROV_INPUTS; i++) {
 		if (i)
 			put_lit(&o, ",\"");
 		else
 			put_lit(&o, "{\"");
-		put_n(&o, v[i].key, v[i].len);
+		put_n(&o, prov_inputs[i].key, prov_inputs[i].len);
 		put_lit(&o, "\":\"");
-		put_prov(&o, v[i].prov);
+		put_prov(&o, input_value(in, &prov_inputs[i])->prov);
 		put_lit(&o, "\"");
 	}
 	put_lit(&o, ",\"priority\":\"exact\",\"outcome\":\"exact\"}");
@@ -94,25 +126,20 @@ size_t decision_provenance_json(char *buf, const struct vms_pass_input *in)
 
 size_t decision_range_json(char *buf, const struct vms_pass_input *in)
 {
-	const struct { const char *key; size_t len; const struct vms_value *v; } r[] = {
-		{ KEY("inactive_anon"), &in->inactive_anon }, { KEY("active_anon"), &in->active_anon },
-		{ KEY("inactive_file"), &in->inactive_file }, { KEY("active_file"), &in->active_file },
-		{ KEY("free"), &in->free_pages }, { KEY("high_wmark"), &in->high_wmark },
-		{ KEY("boost"), &in->boost }, { KEY("swap_free"), &in->swap_free },
-		{ KEY("refault_file"), &in->refault_file }, { KEY("refault_anon"), &in->refault_anon },
-	};
 	struct json_out o = { buf, buf + DECISION_JSON_MAX - 1 };
 
-	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+	for (size_t i = 0; i < RANGE_INPUTS; i++) {
+		const struct vms_value *v = input_value(in, &range_inputs[i]);
+
 		if (i)
 			put_lit(&o, ",\"");
 		else
 			put_lit(&o, "{\"");
-		put_n(&o, r[i].key, r[i].len);
+		put_n(&o, range_inputs[i].key, range_inputs[i].len);
 		put_lit(&o, "\":[");
-		put_int(&o, r[i].v->lo);
+		put_int(&o, v->lo);
 		put_lit(&o, ",");
-		put_int(&o, r[i].v->hi);
+		put_int(&o, v->hi);
 		put_lit(&o, "]");
 	}
 	put_lit(&o, "}");
@@ -120,31 +147,21 @@ size_t decision_range_json(char *buf, const struct vms_pass_input *in)
 	return o.p - buf;
 }
 
-
 /* The provenances decision.provenance shows, in its order. */
 static void prov_key(const struct vms_pass_input *in, unsigned char *k)
 {
-	const unsigned char v[DECISION_JSON_INPUTS] = {
-		in->inactive_file.prov, in->free_pages.prov, in->high_wmark.prov, in->boost.prov,
-		in->swappiness.prov, in->swap_free.prov, in->swap_total.prov,
-		in->boost_reclaim.prov, in->refault_file.prov, in->refault_anon.prov,
-	};
-
-	memcpy(k, v, sizeof(v));
+	for (size_t i = 0; i < PROV_INPUTS; i++)
+		k[i] = input_value(in, &prov_inputs[i])->prov;
 }
 
 /* The ranges decision.input_range shows, in its order: lo, hi of each. */
 static void range_key(const struct vms_pass_input *in, long long *k)
 {
-	const struct vms_value *v[DECISION_JSON_INPUTS] = {
-		&in->inactive_anon, &in->active_anon, &in->inactive_file, &in->active_file,
-		&in->free_pages, &in->high_wmark, &in->boost, &in->swap_free, &in->refault_file,
-		&in->refault_anon,
-	};
+	for (size_t i = 0; i < RANGE_INPUTS; i++) {
+		const struct vms_value *v = input_value(in, &range_inputs[i]);
 
-	for (int i = 0; i < DECISION_JSON_INPUTS; i++) {
-		k[2 * i] = v[i]->lo;
-		k[2 * i + 1] = v[i]->hi;
+		k[2 * i] = v->lo;
+		k[2 * i + 1] = v->hi;
 	}
 }
 
@@ -212,7 +229,7 @@ static long long text_id(struct decision_texts *t, int kind, const void *key, vo
 
 long long decision_provenance_id(struct decision_texts *t, const struct vms_pass_input *in)
 {
-	unsigned char key[DECISION_JSON_INPUTS];
+	unsigned char key[PROV_INPUTS];
 
 	prov_key(in, key);
 	return text_id(t, 0, key, t->prov, sizeof(key), decision_provenance_json, in);
@@ -220,7 +237,7 @@ long long decision_provenance_id(struct decision_texts *t, const struct vms_pass
 
 long long decision_range_id(struct decision_texts *t, const struct vms_pass_input *in)
 {
-	long long key[2 * DECISION_JSON_INPUTS];
+	long long key[2 * RANGE_INPUTS];
 
 	range_key(in, key);
 	return text_id(t, 1, key, t->range, sizeof(key), decision_range_json, in);

@@ -29,28 +29,62 @@
 #include "vms.h"
 #include "decisions-local.h"
 
-/* One table: its kind and the expressions of a, b, c, priority, nid, d, e, f (N: and keep). */
+/*
+ * The values an arm gives after pid and ts, in this order: a, b, c,
+ * priority, nid, d, e, f, and keep (N only). Each is a column expression
+ * selected from the table, a constant, or NULL; the constants are known
+ * here and not read from every row (a third of the columns read at 10M
+ * events).
+ */
+#define ARM_COLS 9
+struct arm_col {
+	const char *expr;	/* the expression selected, or NULL: not read */
+	int is_const;		/* not read: the constant @value, or else NULL */
+	long long value;
+};
+#define COL(e) { .expr = (e) }
+#define K(v) { .is_const = 1, .value = (v) }
+#define SQL_NULL { .expr = NULL }	/* also what an arm's missing last values are */
+
+/* One table: its kind and its values. */
 static const struct arm {
 	char k;
-	const char *table, *cols;
+	const char *table;
+	struct arm_col col[ARM_COLS];
 } arms[] = {
-	{ 'N', "mm_vmscan_lru_shrink_inactive", "reclaim_flags, nr_scanned, nr_reclaimed,"
-	  " priority, nid, nr_activate0, nr_activate1, nr_activate, nr_ref_keep" },
-	{ 'A', "mm_vmscan_lru_shrink_active", "reclaim_flags, nr_taken, 0, priority, nid,"
-	  " nr_referenced, NULL, NULL" },
-	{ 'S', "mm_shrink_slab_start", "0, 0, 0, priority, nid, 0, 0, 0" },
-	{ 'E', "mm_shrink_slab_end", "0, retval, 0, NULL, nid, 0, 0, 0" },
-	{ 'P', "mm_vmscan_write_folio", "reclaim_flags, 0, 0, NULL, NULL, 0, 0, 0" },
-	{ 'W', "mm_vmscan_kswapd_wake", "0, 0, 0, \"order\", nid, 0, 0, 0" },
-	{ 'Z', "mm_vmscan_kswapd_sleep", "0, 0, 0, NULL, nid, 0, 0, 0" },
-	{ 'B', "mm_vmscan_direct_reclaim_begin", "0, 0, 0, \"order\", NULL, 0, 0, 0" },
-	{ 'B', "mm_vmscan_memcg_reclaim_begin", "1, 0, 0, \"order\", NULL, 0, 0, 0" },
-	{ 'B', "mm_vmscan_memcg_softlimit_reclaim_begin", "2, 0, 0, \"order\", NULL, 0, 0, 0" },
-	{ 'B', "mm_vmscan_node_reclaim_begin", "3, 0, 0, \"order\", nid, 0, 0, 0" },
-	{ 'F', "mm_vmscan_direct_reclaim_end", "0, 0, 0, NULL, NULL, 0, 0, 0" },
-	{ 'F', "mm_vmscan_memcg_reclaim_end", "1, 0, 0, NULL, NULL, 0, 0, 0" },
-	{ 'F', "mm_vmscan_memcg_softlimit_reclaim_end", "2, 0, 0, NULL, NULL, 0, 0, 0" },
-	{ 'F', "mm_vmscan_node_reclaim_end", "3, 0, 0, NULL, NULL, 0, 0, 0" },
+	{ 'N', "mm_vmscan_lru_shrink_inactive",
+	  { COL("reclaim_flags"), COL("nr_scanned"), COL("nr_reclaimed"), COL("priority"),
+	    COL("nid"), COL("nr_activate0"), COL("nr_activate1"), COL("nr_activate"),
+	    COL("nr_ref_keep") } },
+	{ 'A', "mm_vmscan_lru_shrink_active",
+	  { COL("reclaim_flags"), COL("nr_taken"), K(0), COL("priority"), COL("nid"),
+	    COL("nr_referenced"), SQL_NULL, SQL_NULL } },
+	{ 'S', "mm_shrink_slab_start",
+	  { K(0), K(0), K(0), COL("priority"), COL("nid"), K(0), K(0), K(0) } },
+	{ 'E', "mm_shrink_slab_end",
+	  { K(0), COL("retval"), K(0), SQL_NULL, COL("nid"), K(0), K(0), K(0) } },
+	{ 'P', "mm_vmscan_write_folio",
+	  { COL("reclaim_flags"), K(0), K(0), SQL_NULL, SQL_NULL, K(0), K(0), K(0) } },
+	{ 'W', "mm_vmscan_kswapd_wake",
+	  { K(0), K(0), K(0), COL("\"order\""), COL("nid"), K(0), K(0), K(0) } },
+	{ 'Z', "mm_vmscan_kswapd_sleep",
+	  { K(0), K(0), K(0), SQL_NULL, COL("nid"), K(0), K(0), K(0) } },
+	{ 'B', "mm_vmscan_direct_reclaim_begin",
+	  { K(0), K(0), K(0), COL("\"order\""), SQL_NULL, K(0), K(0), K(0) } },
+	{ 'B', "mm_vmscan_memcg_reclaim_begin",
+	  { K(1), K(0), K(0), COL("\"order\""), SQL_NULL, K(0), K(0), K(0) } },
+	{ 'B', "mm_vmscan_memcg_softlimit_reclaim_begin",
+	  { K(2), K(0), K(0), COL("\"order\""), SQL_NULL, K(0), K(0), K(0) } },
+	{ 'B', "mm_vmscan_node_reclaim_begin",
+	  { K(3), K(0), K(0), COL("\"order\""), COL("nid"), K(0), K(0), K(0) } },
+	{ 'F', "mm_vmscan_direct_reclaim_end",
+	  { K(0), K(0), K(0), SQL_NULL, SQL_NULL, K(0), K(0), K(0) } },
+	{ 'F', "mm_vmscan_memcg_reclaim_end",
+	  { K(1), K(0), K(0), SQL_NULL, SQL_NULL, K(0), K(0), K(0) } },
+	{ 'F', "mm_vmscan_memcg_softlimit_reclaim_end",
+	  { K(2), K(0), K(0), SQL_NULL, SQL_NULL, K(0), K(0), K(0) } },
+	{ 'F', "mm_vmscan_node_reclaim_end",
+	  { K(3), K(0), K(0), SQL_NULL, SQL_NULL, K(0), K(0), K(0) } },
 };
 #define NARMS (sizeof(arms) / sizeof(arms[0]))
 
@@ -59,49 +93,27 @@ static int read_fail(sqlite3 *sql, const char *path)
 	return vms_error("%s: cannot read the reclaim events: %s", path, sqlite3_errmsg(sql));
 }
 
-/* The columns of an arm after pid and ts: its expressions, the constant ones not selected. */
-#define ARM_COLS 9
+/* The query of an arm, and where each of its values comes from. */
 struct arm_query {
 	char sql[512];
-	int at[ARM_COLS];		/* result column of each expression, or -1: a constant */
+	int at[ARM_COLS];		/* result column of each value, or -1: not read */
 	long long value[ARM_COLS];	/* a constant's value */
-	int null[ARM_COLS];		/* a constant NULL, or a column past the arm's list */
+	int null[ARM_COLS];		/* a constant NULL */
 };
 
-/*
- * The SELECT of @arm with only the expressions that are not constants (0,
- * 1, NULL...): the others are known here, and reading them from every row
- * was a third of the columns read at 10M events.
- */
+/* The SELECT of @arm: pid, ts and the values that are expressions. */
 static void arm_query(const struct arm *arm, struct arm_query *q)
 {
-	const char *p = arm->cols;
 	int n = snprintf(q->sql, sizeof(q->sql), "SELECT pid, ts"), selected = 2;
 
 	for (int j = 0; j < ARM_COLS; j++) {
-		const char *end;
-		size_t len;
+		const struct arm_col *c = &arm->col[j];
 
-		q->at[j] = -1;
-		q->value[j] = 0;
-		q->null[j] = 1;
-		while (*p == ' ' || *p == ',')
-			p++;
-		if (!*p)
-			continue;	/* past the list: NULL */
-		end = strchr(p, ',');
-		len = end ? (size_t)(end - p) : strlen(p);
-		if (len == 4 && !strncmp(p, "NULL", 4)) {
-			;	/* a constant NULL */
-		} else if (strspn(p, "0123456789") == len) {
-			q->null[j] = 0;
-			q->value[j] = strtoll(p, NULL, 10);
-		} else {
-			q->null[j] = 0;
-			q->at[j] = selected++;
-			n += snprintf(q->sql + n, sizeof(q->sql) - n, ", %.*s", (int)len, p);
-		}
-		p += len;
+		q->at[j] = c->expr ? selected++ : -1;
+		q->value[j] = c->expr ? 0 : c->value;
+		q->null[j] = !c->expr && !c->is_const;
+		if (c->expr)
+			n += snprintf(q->sql + n, sizeof(q->sql) - n, ", %s", c->expr);
 	}
 	snprintf(q->sql + n, sizeof(q->sql) - n, " FROM %s", arm->table);
 }

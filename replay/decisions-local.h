@@ -105,7 +105,8 @@ struct vms_pass_input;
 /* decision.provenance and decision.input_range of @in into @buf. Return: the length. */
 size_t decision_provenance_json(char *buf, const struct vms_pass_input *in);
 size_t decision_range_json(char *buf, const struct vms_pass_input *in);
-#define DECISION_JSON_INPUTS 10
+/* At most this many inputs in either text (the tables of decision-json.c) */
+#define DECISION_JSON_INPUTS_MAX 16
 /*
  * The texts of the records, each once (table decision_json): records get
  * the id of theirs. The last text of each kind is remembered with the
@@ -119,8 +120,8 @@ struct decision_texts {
 	long long n, alloc;
 	int have[2];			/* last[]: 0 provenance, 1 input_range */
 	long long last_id[2];
-	unsigned char prov[DECISION_JSON_INPUTS];	/* enum vms_prov: the last provenance's */
-	long long range[2 * DECISION_JSON_INPUTS];	/* lo, hi: the last input_range's */
+	unsigned char prov[DECISION_JSON_INPUTS_MAX];	/* enum vms_prov: the last provenance's */
+	long long range[2 * DECISION_JSON_INPUTS_MAX];	/* lo, hi: the last input_range's */
 	char scratch[DECISION_JSON_MAX];
 };
 void decision_texts_init(struct decision_texts *t);

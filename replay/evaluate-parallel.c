@@ -17,6 +17,10 @@
  * gives (t2120 holds their digests). At 10M events the policies took 4 s of
  * the 12 s of a replay on one thread.
  *
+ * What every policy's evaluation reads and does not depend on the policy
+ * (the recorded kernel's active-list targets, eval_shared_new()) is made
+ * once, before the helper starts; nothing writes to it after.
+ *
  * Plugins are evaluated on the calling thread only, and with one of them,
  * or one CPU, everything runs there in order as before: a plugin's hooks
  * need not be safe to call beside another's.
@@ -40,6 +44,7 @@ struct pool {
 	long n;
 	struct policy_instance *pols;
 	int differences_only;
+	const struct eval_shared *shared;	/* read-only: read by both threads */
 	struct job *jobs;
 	int front, back;		/* the waiting jobs: [front, back) */
 	pthread_mutex_t lock;
@@ -50,8 +55,8 @@ struct pool {
 static void run_job(struct pool *p, int k)
 {
 	struct job *j = &p->jobs[k];
-	int rc = evaluate_policy_buffered(p->all, p->n, &p->pols[k], p->differences_only, j->buf,
-					  &j->tot);
+	int rc = evaluate_policy_buffered(p->all, p->n, &p->pols[k], p->differences_only, p->shared,
+					  j->buf, &j->tot);
 
 	pthread_mutex_lock(&p->lock);
 	j->state = rc ? JOB_FAILED : JOB_DONE;
@@ -134,20 +139,19 @@ static int one_after_another(struct vms_db *db, const struct decision *all, long
 	return 0;
 }
 
-int evaluate_policies(struct vms_db *db, const struct decision *all, long n,
-		      struct policy_instance *pols, int npols, struct eval_target *to,
-		      void (*done)(const char *label, void *arg), void *arg)
+/* evaluate_policies() with a helper thread: @to->shared is made. */
+static int on_two_threads(struct vms_db *db, const struct decision *all, long n,
+			  struct policy_instance *pols, int npols, struct eval_target *to,
+			  void (*done)(const char *label, void *arg), void *arg)
 {
 	struct pool p = {
 		.all = all, .n = n, .pols = pols, .differences_only = to->differences_only,
-		.front = 1, .back = npols,
+		.shared = to->shared, .front = 1, .back = npols,
 	};
 	struct eval_totals tot;
 	pthread_t helper;
 	int started = 0, rc = -1, k;
 
-	if (!parallel(pols, npols))
-		return one_after_another(db, all, n, pols, npols, to, done, arg);
 	p.jobs = calloc(npols, sizeof(*p.jobs));
 	if (!p.jobs)
 		return vms_error("out of memory");
@@ -194,5 +198,24 @@ out:
 	for (k = 1; k < npols; k++)
 		eval_answers_free(p.jobs[k].buf);
 	free(p.jobs);
+	return rc;
+}
+
+int evaluate_policies(struct vms_db *db, const struct decision *all, long n,
+		      struct policy_instance *pols, int npols, struct eval_target *to,
+		      void (*done)(const char *label, void *arg), void *arg)
+{
+	const struct eval_shared *given = to->shared;
+	struct eval_shared *shared = NULL;
+	int rc;
+
+	/* what every policy reads, made once before any runs: then nothing is written to it */
+	if (!given && !(shared = eval_shared_new(all, n)))
+		return vms_error("out of memory");
+	to->shared = given ? given : shared;
+	rc = parallel(pols, npols) ? on_two_threads(db, all, n, pols, npols, to, done, arg) :
+				     one_after_another(db, all, n, pols, npols, to, done, arg);
+	to->shared = given;
+	eval_shared_free(shared);
 	return rc;
 }

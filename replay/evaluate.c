@@ -81,12 +81,19 @@ static const char *types_name(int bits)
 #define ROWS_PER_INSERT 16
 #define RESULT_COLUMNS 9
 
-/* A replay_result row waiting for its INSERT: the values of its columns. */
-struct result_row {
-	long long decision, pages;
-	const char *question, *kernel, *answer, *firmness;
-	int agrees, has_pages, decisive, undecidable;
+/*
+ * One answer, as store() was given it: what its replay_result row and its
+ * count in the summary are made from. Kept for every answer of a buffered
+ * evaluation (millions at 10M events: compact), and for a row waiting for
+ * its INSERT.
+ */
+struct eval_answer {
+	const char *kernel, *answer;	/* string constants */
+	long long pages;
+	long decision;			/* index into the decisions evaluated */
+	unsigned char question, agrees, has_pages, firm, undecidable, decisive;
 };
+_Static_assert(sizeof(struct eval_answer) <= 40, "a buffered answer grew");
 
 struct eval_ctx {
 	sqlite3 *sql;
@@ -103,50 +110,55 @@ struct eval_ctx {
 	int from_trace;			/* the decision being evaluated has inputs from the events alone */
 	int kept_types;			/* mapped_once: the types whose pages the kernel kept (bits) */
 	struct eval_answers *buf;	/* the answers go here, to be stored later, or NULL */
+	const struct eval_shared *shared;	/* what every policy's evaluation reads */
 	sqlite3_stmt *insert_many;	/* ROWS_PER_INSERT rows of replay_result, or NULL */
-	struct result_row pending[ROWS_PER_INSERT];	/* rows not yet inserted */
+	struct eval_answer pending[ROWS_PER_INSERT];	/* rows not yet inserted */
 	int npending;
 };
 
-/* One answer of a buffered evaluation: what store() would have stored and counted. */
-struct buffered_answer {
-	const char *kernel, *answer;	/* string constants */
-	long long pages;
-	long decision;			/* index into the decisions evaluated */
-	unsigned char question, agrees, has_pages, firm, undecidable, decisive;
+/*
+ * What the evaluation of every policy over the same decisions reads, made
+ * once before them, then read-only (read by the helper thread too).
+ */
+struct eval_shared {
+	const struct decision *all;	/* the decisions it was made from */
+	long n;
+	long long (*active_target)[2];	/* per decision: the kernel's of the active anon, file list */
 };
 
+/* The answers of a buffered evaluation, for evaluate_store_buffered() */
 struct eval_answers {
-	struct buffered_answer *a;
+	struct eval_answer *a;
 	size_t n, alloc;
 	int failed;			/* out of memory while buffering */
 };
 
-/* Count one answer in the summary, as replay_result's row of it would count. */
-static int summarize(struct eval_ctx *e, const struct decision *d, int q, const char *kernel,
-		     const char *answer, int agrees, long long pages, int has_pages,
-		     enum vms_prov firm, int undecidable, int decisive)
+/* Whether @a is a row of replay_result: not with differences_only when it does not differ. */
+static int is_row(const struct eval_ctx *e, const struct eval_answer *a)
 {
-	struct summary_answer a = {
-		.policy = e->policy_index, .decision = d - e->first, .question = q,
-		.reclaimer = d->reclaimer_index, .answer = answer, .kernel = kernel,
-		.agrees = undecidable ? -1 : !!agrees,
-		.pages = pages, .has_pages = has_pages, .firm = firm <= VMS_PROV_SAMPLED,
-		.decisive = decisive && !undecidable,
-		.stored = e->insert && !(e->differences_only && (undecidable || agrees)),
-	};
-
-	return summary_add(e->sum, &a);
+	return e->insert && !(e->differences_only && (a->undecidable || a->agrees));
 }
 
-/* Keep one answer in @b for evaluate_store_buffered(). Return: 0, or -1 (out of memory). */
-static int buffer_answer(struct eval_answers *b, long decision, int q, const char *kernel,
-			 const char *answer, int agrees, long long pages, int has_pages,
-			 enum vms_prov firm, int undecidable, int decisive)
+/* Count one answer in the summary, as replay_result's row of it would count. */
+static int summarize(struct eval_ctx *e, const struct eval_answer *a)
+{
+	struct summary_answer s = {
+		.policy = e->policy_index, .decision = a->decision, .question = a->question,
+		.reclaimer = e->first[a->decision].reclaimer_index, .answer = a->answer,
+		.kernel = a->kernel, .agrees = a->undecidable ? -1 : a->agrees,
+		.pages = a->pages, .has_pages = a->has_pages, .firm = a->firm <= VMS_PROV_SAMPLED,
+		.decisive = a->decisive && !a->undecidable, .stored = is_row(e, a),
+	};
+
+	return summary_add(e->sum, &s);
+}
+
+/* Keep @a in @b for evaluate_store_buffered(). Return: 0, or -1 (out of memory). */
+static int buffer_answer(struct eval_answers *b, const struct eval_answer *a)
 {
 	if (b->n == b->alloc) {
 		size_t na = b->alloc ? 2 * b->alloc : 65536;
-		struct buffered_answer *nb = realloc(b->a, na * sizeof(*nb));
+		struct eval_answer *nb = realloc(b->a, na * sizeof(*nb));
 
 		if (!nb) {
 			b->failed = 1;
@@ -155,32 +167,30 @@ static int buffer_answer(struct eval_answers *b, long decision, int q, const cha
 		b->a = nb;
 		b->alloc = na;
 	}
-	b->a[b->n++] = (struct buffered_answer){
-		.kernel = kernel, .answer = answer, .pages = pages, .decision = decision,
-		.question = q, .agrees = !!agrees, .has_pages = !!has_pages, .firm = firm,
-		.undecidable = !!undecidable, .decisive = !!decisive,
-	};
+	b->a[b->n++] = *a;
 	return 0;
 }
 
-/* Bind @r to the columns of @st from parameter @at + 1 on. */
-static void bind_row(sqlite3_stmt *st, int at, const struct result_row *r, const char *label)
+/* Bind the row of @a to the columns of @st from parameter @at + 1 on. */
+static void bind_row(sqlite3_stmt *st, int at, const struct eval_ctx *e,
+		     const struct eval_answer *a)
 {
-	sqlite3_bind_text(st, at + 1, label, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, at + 2, r->decision);
-	sqlite3_bind_text(st, at + 3, r->question, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, at + 4, r->kernel, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, at + 5, r->answer, -1, SQLITE_STATIC);
-	if (r->undecidable)
+	sqlite3_bind_text(st, at + 1, e->label, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, at + 2, e->first[a->decision].id);
+	sqlite3_bind_text(st, at + 3, question_names[a->question], -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, at + 4, a->kernel, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, at + 5, a->answer, -1, SQLITE_STATIC);
+	if (a->undecidable)
 		sqlite3_bind_null(st, at + 6);
 	else
-		sqlite3_bind_int(st, at + 6, r->agrees);
-	if (r->has_pages)
-		sqlite3_bind_int64(st, at + 7, r->pages);
+		sqlite3_bind_int(st, at + 6, a->agrees);
+	if (a->has_pages)
+		sqlite3_bind_int64(st, at + 7, a->pages);
 	else
 		sqlite3_bind_null(st, at + 7);
-	sqlite3_bind_text(st, at + 8, r->firmness, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, at + 9, r->decisive);
+	sqlite3_bind_text(st, at + 8, a->undecidable ? "undecidable" : prov_name(a->firm), -1,
+			  SQLITE_STATIC);
+	sqlite3_bind_int(st, at + 9, a->decisive && !a->undecidable);
 }
 
 /* Insert the pending rows, in order: ROWS_PER_INSERT at once, or one by one. Return: 0 or -1. */
@@ -191,12 +201,12 @@ static int flush_rows(struct eval_ctx *e)
 	if (e->npending == ROWS_PER_INSERT && e->insert_many) {
 		sqlite3_reset(e->insert_many);
 		for (; i < ROWS_PER_INSERT; i++)
-			bind_row(e->insert_many, i * RESULT_COLUMNS, &e->pending[i], e->label);
+			bind_row(e->insert_many, i * RESULT_COLUMNS, e, &e->pending[i]);
 		rc = sqlite3_step(e->insert_many);
 	}
 	for (; i < e->npending && rc == SQLITE_DONE; i++) {
 		sqlite3_reset(e->insert);
-		bind_row(e->insert, 0, &e->pending[i], e->label);
+		bind_row(e->insert, 0, e, &e->pending[i]);
 		rc = sqlite3_step(e->insert);
 	}
 	e->npending = 0;
@@ -205,24 +215,13 @@ static int flush_rows(struct eval_ctx *e)
 }
 
 /* Count one answer in the summary and store it in replay_result, as store() says. */
-static int put_answer(struct eval_ctx *e, const struct decision *d, int q, const char *kernel,
-		      const char *answer, int agrees, long long pages, int has_pages,
-		      enum vms_prov firm, int undecidable, int decisive)
+static int put_answer(struct eval_ctx *e, const struct eval_answer *a)
 {
-	struct result_row *r;
-
-	if (e->sum && summarize(e, d, q, kernel, answer, agrees, pages, has_pages, firm, undecidable,
-				decisive))
+	if (e->sum && summarize(e, a))
 		return -1;
-	if (!e->insert || (e->differences_only && (undecidable || agrees)))
+	if (!is_row(e, a))
 		return 0;	/* benchmark, or an answer that does not differ: count only */
-	r = &e->pending[e->npending++];
-	*r = (struct result_row){
-		.decision = d->id, .pages = pages, .question = question_names[q], .kernel = kernel,
-		.answer = answer, .firmness = undecidable ? "undecidable" : prov_name(firm),
-		.agrees = agrees, .has_pages = has_pages, .decisive = decisive && !undecidable,
-		.undecidable = undecidable,
-	};
+	e->pending[e->npending++] = *a;
 	return e->npending == ROWS_PER_INSERT || !e->insert_many ? flush_rows(e) : 0;
 }
 
@@ -237,6 +236,12 @@ static int store(struct eval_ctx *e, const struct decision *d, int q, const char
 		 const char *answer, int agrees, long long pages, int has_pages, enum vms_prov firm,
 		 int undecidable, int decisive)
 {
+	struct eval_answer a = {
+		.kernel = kernel, .answer = answer, .pages = pages, .decision = d - e->first,
+		.question = q, .agrees = !!agrees, .has_pages = !!has_pages, .firm = firm,
+		.undecidable = !!undecidable, .decisive = !!decisive,
+	};
+
 	e->tot->asked[q]++;
 	if (undecidable)
 		e->tot->undecidable[q]++;
@@ -248,11 +253,7 @@ static int store(struct eval_ctx *e, const struct decision *d, int q, const char
 		e->tot->decisive[q]++;
 		e->tot->agreed_decisive[q] += agrees != 0;
 	}
-	if (e->buf)
-		return buffer_answer(e->buf, d - e->first, q, kernel, answer, agrees, pages, has_pages,
-				     firm, undecidable, decisive);
-	return put_answer(e, d, q, kernel, answer, agrees, pages, has_pages, firm, undecidable,
-			  decisive);
+	return e->buf ? buffer_answer(e->buf, &a) : put_answer(e, &a);
 }
 
 /* The policy's hook, or the baseline's when it has none or defers. */
@@ -468,6 +469,77 @@ static int score_trivial(struct eval_ctx *e, int q, const struct decision *d, in
 	return 0;
 }
 
+/* The size of the active anon or @file list. */
+static long long active_size(const struct vms_pass_input *in, int file)
+{
+	if (in->have_lru_size)
+		return in->lru_size[file ? 3 : 1];	/* exact inputs */
+	return file ? in->active_file.v : in->active_anon.v;
+}
+
+/*
+ * The recorded kernel's scan targets of the active lists of pass @d (the
+ * 6.18 model; 0 where the list sizes are unknown), the same for every
+ * policy: an active list is aged only when get_scan_count() gave it a
+ * target, which the scan fraction can round to nothing even where its size
+ * >> priority is not. Where the model gives the type's inactive list no
+ * target although the kernel scanned it, the model's fraction is not the
+ * kernel's: the size >> priority decides, as before.
+ */
+static void kernel_active_targets(const struct decision *d, long long target[2])
+{
+	const struct vms_pass_input *in = &d->in;
+	struct vms_scan_decision kernel_sd;
+	int have_kernel_sd;
+
+	target[0] = target[1] = 0;
+	if (d->is_run || in->inactive_file.prov == VMS_PROV_UNKNOWN)
+		return;
+	have_kernel_sd = policy_v6_18.scan_balance(NULL, in, &kernel_sd) != VMS_UNDECIDABLE;
+	for (int file = 0; file <= 1; file++)
+		target[file] = have_kernel_sd && kl_list_target(in, &kernel_sd, file ? 2 : 0) > 0 ?
+			       kl_list_target(in, &kernel_sd, file ? 3 : 1) :
+			       active_size(in, file) >> in->priority;
+}
+
+struct eval_shared *eval_shared_new(const struct decision *all, long n)
+{
+	struct eval_shared *s = calloc(1, sizeof(*s));
+
+	if (s)
+		s->active_target = malloc((n > 0 ? n : 1) * sizeof(*s->active_target));
+	if (!s || !s->active_target) {
+		eval_shared_free(s);
+		return NULL;
+	}
+	s->all = all;
+	s->n = n;
+	for (long i = 0; i < n; i++)
+		kernel_active_targets(&all[i], s->active_target[i]);
+	return s;
+}
+
+void eval_shared_free(struct eval_shared *s)
+{
+	if (s)
+		free(s->active_target);
+	free(s);
+}
+
+/*
+ * @given when it was made from @all and @n, else one made here into *@own
+ * (the caller frees it). Return: the one to read, or NULL out of memory.
+ */
+static const struct eval_shared *shared_for(const struct eval_shared *given,
+					    const struct decision *all, long n,
+					    struct eval_shared **own)
+{
+	*own = NULL;
+	if (given && given->all == all && given->n == n)
+		return given;
+	return *own = eval_shared_new(all, n);
+}
+
 static int eval_pass(struct eval_ctx *e, const struct decision *d)
 {
 	const struct vms_pass_input *in = &d->in;
@@ -500,23 +572,9 @@ static int eval_pass(struct eval_ctx *e, const struct decision *d)
 			  decisive))
 			return -1;
 	}
-	/*
-	 * The recorded kernel's scan targets (the 6.18 model): an active list is
-	 * aged only when get_scan_count() gave it a target, which the scan
-	 * fraction can round to nothing even where its size >> priority is not.
-	 * Where the model gives the type's inactive list no target although the
-	 * kernel scanned it, the model's fraction is not the kernel's: the size
-	 * >> priority decides, as before.
-	 */
-	struct vms_scan_decision kernel_sd;
-	int have_kernel_sd = lru_known &&
-			     policy_v6_18.scan_balance(NULL, in, &kernel_sd) != VMS_UNDECIDABLE;
-
 	for (int file = 0; file <= 1 && lru_known; file++) {
-		long long active = in->have_lru_size ? in->lru_size[file ? 3 : 1] :	/* exact inputs */
-				   file ? in->active_file.v : in->active_anon.v;
-		long long target = have_kernel_sd && kl_list_target(in, &kernel_sd, file ? 2 : 0) > 0 ?
-				   kl_list_target(in, &kernel_sd, file ? 3 : 1) : active >> in->priority;
+		long long active = active_size(in, file);
+		long long target = e->shared->active_target[d - e->first][file];
 		long long scanned_inactive = d->scanned[file ? 2 : 0];
 		int q = file ? Q_DEACT_FILE : Q_DEACT_ANON, want, did;
 
@@ -694,11 +752,15 @@ int evaluate_policy_into(struct vms_db *db, const struct decision *all, long n,
 		.differences_only = to->differences_only, .sum = to->summary,
 		.policy_index = to->policy_index, .first = all,
 	};
+	struct eval_shared *own;
+	int rc;
 
 	memset(tot, 0, sizeof(*tot));
-	if (open_target(db, &e, with_trivial))
-		return -1;
-	return close_target(&e, run_all(&e, all, n));
+	if (!(e.shared = shared_for(to->shared, all, n, &own)))
+		return vms_error("out of memory");
+	rc = open_target(db, &e, with_trivial) ? -1 : close_target(&e, run_all(&e, all, n));
+	eval_shared_free(own);
+	return rc;
 }
 
 struct eval_answers *eval_answers_new(void)
@@ -714,17 +776,24 @@ void eval_answers_free(struct eval_answers *b)
 }
 
 int evaluate_policy_buffered(const struct decision *all, long n, struct policy_instance *p,
-			     int differences_only, struct eval_answers *buf, struct eval_totals *tot)
+			     int differences_only, const struct eval_shared *shared,
+			     struct eval_answers *buf, struct eval_totals *tot)
 {
 	struct eval_ctx e = {
 		.p = p, .tot = tot, .label = p->label, .differences_only = differences_only,
 		.first = all, .buf = buf,
 	};
+	struct eval_shared *own;
+	int rc;
 
 	memset(tot, 0, sizeof(*tot));
 	buf->n = 0;
 	buf->failed = 0;
-	return run_all(&e, all, n) || buf->failed ? -1 : 0;
+	if (!(e.shared = shared_for(shared, all, n, &own)))
+		return -1;
+	rc = run_all(&e, all, n) || buf->failed ? -1 : 0;
+	eval_shared_free(own);
+	return rc;
 }
 
 int evaluate_store_buffered(struct vms_db *db, const struct decision *all, struct policy_instance *p,
@@ -739,12 +808,8 @@ int evaluate_store_buffered(struct vms_db *db, const struct decision *all, struc
 
 	if (open_target(db, &e, 0))
 		return -1;
-	for (size_t i = 0; i < buf->n && !rc; i++) {
-		const struct buffered_answer *a = &buf->a[i];
-
-		rc = put_answer(&e, &all[a->decision], a->question, a->kernel, a->answer, a->agrees,
-				a->pages, a->has_pages, a->firm, a->undecidable, a->decisive);
-	}
+	for (size_t i = 0; i < buf->n && !rc; i++)
+		rc = put_answer(&e, &buf->a[i]);
 	return close_target(&e, rc);
 }
 
@@ -755,13 +820,18 @@ double evaluate_bench(const struct decision *all, long n, struct policy_instance
 	struct eval_ctx e = {
 		.p = p, .tot = &tot, .label = p->label, .answers_only = answers_only, .first = all,
 	};
-	double t0 = vms_now();
-	int r;
+	double t0 = vms_now(), t;
+	struct eval_shared *own;
+	int r, rc = 0;
 
-	for (r = 0; r < rounds; r++) {
+	/* timed too, as a policy's evaluation alone makes it */
+	if (!(e.shared = shared_for(NULL, all, n, &own)))
+		return -1;
+	for (r = 0; r < rounds && !rc; r++) {
 		memset(&tot, 0, sizeof(tot));
-		if (run_all(&e, all, n))
-			return -1;
+		rc = run_all(&e, all, n);
 	}
-	return vms_now() - t0;
+	t = vms_now() - t0;
+	eval_shared_free(own);
+	return rc ? -1 : t;
 }

@@ -152,12 +152,22 @@ int decisions_order(struct vms_db *db, struct decision *all, long n);
  */
 int evaluate_policy(struct vms_db *db, const struct decision *all, long n,
 		    struct policy_instance *p, int with_trivial, struct eval_totals *tot);
+/*
+ * What the evaluation of every policy over the same decisions reads and
+ * does not depend on the policy (the recorded kernel's scan targets of the
+ * active lists), made once from @all: read-only, so the evaluations on
+ * two threads may share it. Return: it, or NULL out of memory.
+ */
+struct eval_shared;
+struct eval_shared *eval_shared_new(const struct decision *all, long n);
+void eval_shared_free(struct eval_shared *s);
 struct replay_summary;
 /* Where evaluate_policy_into() puts the answers besides the totals. */
 struct eval_target {
 	int differences_only;		/* replay_result gets only the differing answers, no replay_trivial */
 	struct replay_summary *summary;	/* counts every answer too, or NULL */
 	int policy_index;		/* the policy's index in @summary: 0 the baseline */
+	const struct eval_shared *shared;	/* of these decisions, or NULL: made for the one */
 };
 /* evaluate_policy(), storing into @to. Return: 0 or -1 (vms_error set). */
 int evaluate_policy_into(struct vms_db *db, const struct decision *all, long n,
@@ -175,11 +185,13 @@ void eval_answers_free(struct eval_answers *b);
  * Evaluate @p over the decisions as evaluate_policy_into() does, keeping
  * the answers in @buf (emptied first) instead of storing and counting
  * them: touches no database and no summary, so it may run on any thread.
- * No trivial predictors (the baseline's evaluation scores them). Return: 0,
- * or -1 out of memory (no message set: the caller reports it).
+ * No trivial predictors (the baseline's evaluation scores them). @shared:
+ * eval_shared_new() of @all, or NULL (made here). Return: 0, or -1 out of
+ * memory (no message set: the caller reports it).
  */
 int evaluate_policy_buffered(const struct decision *all, long n, struct policy_instance *p,
-			     int differences_only, struct eval_answers *buf, struct eval_totals *tot);
+			     int differences_only, const struct eval_shared *shared,
+			     struct eval_answers *buf, struct eval_totals *tot);
 /*
  * Store and count the answers of @buf as evaluate_policy_into() would
  * have, in the same order. Return: 0 or -1 (vms_error set).
