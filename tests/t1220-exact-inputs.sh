@@ -71,12 +71,15 @@ stat_matches() {
 		WHERE s.source = 'memcg'" | tr '|' ' '
 }
 
-# view_matches DB: "N SAME": the same reads against the flushed view after
-# the read's last per-CPU turn (flush_cpu records: each CPU's counters as
-# the kernel folded them in, 6.18 css_rstat_flush()), what the read printed
+# view_matches DB: "N SAME NEAR": the same reads against the flushed view
+# after the read's last per-CPU turn (flush_cpu records: each CPU's counters
+# as the kernel folded them in, 6.18 css_rstat_flush()), what the read printed
 view_matches() {
 	sql "$1" "SELECT COUNT(*), COALESCE(SUM(e.inactive_file * r.page_size = vi.value
-		AND e.active_file * r.page_size = va.value AND e.workingset_refault_file = vr.value), 0)
+		AND e.active_file * r.page_size = va.value AND e.workingset_refault_file = vr.value), 0),
+		COALESCE(SUM(abs(e.inactive_file * r.page_size - vi.value) <= 64 * r.page_size
+		AND abs(e.active_file * r.page_size - va.value) <= 64 * r.page_size
+		AND abs(e.workingset_refault_file - vr.value) <= 64), 0)
 		FROM run r, counter_sample s
 		JOIN exact_input e ON e.id = (SELECT x.id FROM exact_input x WHERE x.kind = 'flush_cpu'
 		AND x.ts BETWEEN s.ts AND s.ts_end ORDER BY x.ts DESC LIMIT 1)
@@ -161,12 +164,15 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'exact values equal memory.stat a
 	echo "flushes caused by memory.stat reads: $1, values equal in $2, within 64 pages in $3" >> numbers.txt &&
 	test "$1" -ge 3 &&
 	test $(($2 * 2)) -ge "$1" &&
-	assert_eq "$3" "$1" &&
 	snapshot_same=$2 &&
+	# the snapshot at the flush event misses the updates made while the
+	# flush runs (a CI run under ASan: 25 of 26 within 64 pages); the view
+	# after the read's per-CPU turns is what the read printed
 	set -- $(view_matches exact.db) &&
-	echo "the same reads against the view after the last per-CPU turn: $1, equal in $2" >> numbers.txt &&
+	echo "the same reads against the view after the last per-CPU turn: $1, equal in $2, within 64 pages in $3" >> numbers.txt &&
 	test "$1" -ge 3 &&
-	test "$2" -ge "$snapshot_same"
+	test "$2" -ge "$snapshot_same" &&
+	assert_eq "$3" "$1"
 '
 
 # Other memcgs' reclaim (other jobs on the machine) is in the trace too;
