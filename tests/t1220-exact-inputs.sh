@@ -167,7 +167,7 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'exact values equal memory.stat a
 	snapshot_same=$2 &&
 	# the snapshot at the flush event misses the updates made while the
 	# flush runs (a CI run under ASan: 25 of 26 within 64 pages); the view
-	# after the read's per-CPU turns is what the read printed
+	# after the per-CPU turns of the read is what it printed
 	set -- $(view_matches exact.db) &&
 	echo "the same reads against the view after the last per-CPU turn: $1, equal in $2, within 64 pages in $3" >> numbers.txt &&
 	test "$1" -ge 3 &&
