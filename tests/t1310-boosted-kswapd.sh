@@ -89,6 +89,15 @@ test_expect_success 'usage errors: options of other scenarios, bad values, memho
 	test_must_fail "$RUN" boosted-kswapd --watermark-boost-factor x 2> e4 &&
 	grep -q "whole number" e4 &&
 	"$RUN" --help | grep -q -- "--watermark-boost-factor N" &&
+	test_must_fail "$RUN" boosted-kswapd --short --holes-mib 2000 2> e7 &&
+	grep -q "holes-mib: at most 1536 when 2560 MiB are left" e7 &&
+	test_must_fail "$RUN" boosted-kswapd --holes-mib 1k 2> e8 &&
+	grep -q "takes a number of MiB" e8 &&
+	test_must_fail "$RUN" smallfiles --holes-mib 0 2> e9 &&
+	grep -q "are for boosted-kswapd" e9 &&
+	rc=0 && "$HOG" --leave-mib 2048 --floor-mib 1536 --holes-mib 1024 2> e10 || rc=$? &&
+	assert_eq "$rc" 2 "memhog holes that would dip under the floor" &&
+	grep -q "half of it must be less than --leave-mib minus --floor-mib" e10 &&
 	rc=0 && "$HOG" --floor-mib 512 2> e5 || rc=$? &&
 	assert_eq "$rc" 2 "memhog without --leave-mib" &&
 	rc=0 && "$HOG" --leave-mib 1024 --floor-mib 2048 2> e6 || rc=$? &&
@@ -148,14 +157,18 @@ test_expect_success 'the boost section of a recording without boost or extfrag s
 	grep -q "no boosted kswapd run in the window" sf.txt
 '
 
-# start_hog OUT LEAVE FLOOR: a memhog in the background, hog_pid set once it holds
+# start_hog OUT LEAVE FLOOR [OPTION...]: a memhog in the background, hog_pid
+# set once it holds
 start_hog() {
-	rm -f "$1.ready"
-	"$HOG" --leave-mib "$2" --floor-mib "$3" --chunk-mib 64 --ready "$1.ready" > "$1" 2>&1 &
+	out=$1 leave=$2 floor=$3
+	shift 3
+	rm -f "$out.ready"
+	"$HOG" --leave-mib "$leave" --floor-mib "$floor" --chunk-mib 64 --ready "$out.ready" "$@" \
+		> "$out" 2>&1 &
 	hog_pid=$!
 	test_cleanup "kill $hog_pid 2>/dev/null"
 	i=0
-	while [ ! -e "$1.ready" ] && [ $i -lt 300 ]; do
+	while [ ! -e "$out.ready" ] && [ $i -lt 600 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
@@ -176,6 +189,22 @@ global_test ROOT 4096 'memhog gives its memory back when MemAvailable falls unde
 	grep -q "floor crossed" hog1.out
 '
 
+# 256 MiB in 4 KiB pages, every other one given back: 32,768 pages; the
+# hog allocates down to 128 MiB under what it leaves (half the holes) and
+# reads MemAvailable once it has punched them (other work moves it a little)
+global_test ROOT 4096 'memhog --holes-mib: every other page of the last 256 MiB given back, MemAvailable as asked' '
+	avail=$(mem_available_mib)
+	leave=$((avail - 1024))
+	start_hog holes.out $leave 512 --holes-mib 256 --mlock
+	test -e holes.out.ready &&
+	kill $hog_pid && wait $hog_pid &&
+	cat holes.out &&
+	grep -q "32768 single pages given back in the last 256 MiB" holes.out &&
+	left=$(sed -n "s/^memhog: holding .* MemAvailable \([0-9]*\) MiB.*/\1/p" holes.out) &&
+	test "$left" -ge $((leave - 128 - 64)) &&
+	test "$left" -le $((leave + 256))
+'
+
 live_test 'boosted-kswapd --short: boost > 0, boosted kswapd runs, reclaim of slab and LRU' '
 	mkdir -p "$WORK"
 	"$RUN" boosted-kswapd --short -q -f -o run.db -w "$WORK" > run.out 2>&1 &
@@ -187,6 +216,7 @@ live_test 'boosted-kswapd --short: boost > 0, boosted kswapd runs, reclaim of sl
 	assert_eq "$rc" 0 "exit status" &&
 	test "$(sql run.db "SELECT MAX(value) FROM counter WHERE source = \"zoneinfo\" AND name = \"boost\"")" -gt 0 &&
 	test "$(sql run.db "SELECT COUNT(*) FROM mm_page_alloc_extfrag WHERE fallback_order < 9")" -gt 0 &&
+	grep -q "single pages given back in the last 1024 MiB" run.out &&
 	vmscope report run.db boost --format csv --table runs > runs.csv &&
 	boosted=$(awk -F, "/^boosted/ { n += \$2 } END { print n + 0 }" runs.csv) &&
 	test "$boosted" -gt 0 &&

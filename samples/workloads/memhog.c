@@ -12,6 +12,15 @@
  * create the --ready file, and hold the memory, untouched, until SIGTERM or
  * SIGINT.
  *
+ * Fragmentation (--holes-mib H): the last H MiB it allocates get every other
+ * 4 KiB page given back (it allocates H/2 MiB further down first, so that
+ * MemAvailable still ends at --leave-mib). Those pageblocks are then half
+ * free in single pages that cannot merge: what a long-running machine looks
+ * like, and what makes an unmovable or reclaimable allocation fall back to a
+ * movable pageblock below the pageblock order, the fallback that boosts the
+ * watermarks. A freshly booted machine has whole free pageblocks instead,
+ * whose fallbacks take a whole block and never boost.
+ *
  * Safety: MemAvailable (free pages plus the page cache and slab the kernel
  * counts as reclaimable) is read after every chunk and every 100 ms while
  * holding. It never allocates below --leave-mib, and if MemAvailable falls
@@ -46,6 +55,8 @@ static const char usage[] =
 	"  --floor-mib N     give everything back and exit 3 when MemAvailable falls\n"
 	"                    under N MiB (default 1536; less than --leave-mib)\n"
 	"  --chunk-mib N     allocation step (default 256)\n"
+	"  --holes-mib N     give back every other page of the last N MiB allocated\n"
+	"                    (fragmented pageblocks; default 0)\n"
 	"  --mlock           mlock the memory (so that swap cannot take it)\n"
 	"  --ready FILE      create FILE once the memory is held\n"
 	"  -h, --help        this help\n"
@@ -59,6 +70,28 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
+}
+
+/*
+ * Give back every other page of the newest @n chunks and mlock the rest
+ * (MLOCK_ONFAULT: the holes stay holes). Return: the pages given back.
+ */
+static long punch_holes(int n, int lock)
+{
+	size_t off, pg = (size_t)sysconf(_SC_PAGESIZE);
+	long freed = 0;
+	int i;
+
+	for (i = nchunks - n; i < nchunks; i++) {
+		char *p = chunks[i];
+
+		for (off = pg; off < chunk_len; off += 2 * pg)
+			if (!madvise(p + off, pg, MADV_DONTNEED))
+				freed++;
+		if (lock && mlock2(p, chunk_len, MLOCK_ONFAULT))
+			fprintf(stderr, WORKLOAD ": warning: mlock2: %s\n", strerror(errno));
+	}
+	return freed;
 }
 
 /* MemAvailable in MiB, or -1 when /proc/meminfo cannot be read. */
@@ -83,12 +116,14 @@ int main(int argc, char **argv)
 		{ "leave-mib", required_argument, NULL, 'l' },
 		{ "floor-mib", required_argument, NULL, 'f' },
 		{ "chunk-mib", required_argument, NULL, 'c' },
+		{ "holes-mib", required_argument, NULL, 'o' },
 		{ "mlock", no_argument, NULL, 'm' },
 		{ "ready", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	long leave = 0, floor_mib = 1536, chunk_mib = 256, avail, lowest;
+	long leave = 0, floor_mib = 1536, chunk_mib = 256, holes_mib = 0, avail, lowest;
+	long holes, holey_chunks, freed;
 	const char *ready = NULL;
 	int lock = 0, c, fd;
 	double t0, last = 0;
@@ -99,15 +134,18 @@ int main(int argc, char **argv)
 		case 'l': leave = parse_num("--leave-mib", optarg, 512); break;
 		case 'f': floor_mib = parse_num("--floor-mib", optarg, 256); break;
 		case 'c': chunk_mib = parse_num("--chunk-mib", optarg, 1); break;
+		case 'o': holes_mib = parse_num("--holes-mib", optarg, 0); break;
 		case 'm': lock = 1; break;
 		case 'r': ready = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: fputs(usage, stderr); return 2;
 		}
 	}
-	if (!leave || optind != argc || floor_mib >= leave) {
+	if (!leave || optind != argc || floor_mib >= leave || holes_mib / 2 >= leave - floor_mib) {
 		fprintf(stderr, WORKLOAD ": error: %s\n%s", !leave ? "--leave-mib is required" :
-			optind != argc ? "unexpected argument" : "--floor-mib must be below --leave-mib",
+			optind != argc ? "unexpected argument" :
+			floor_mib >= leave ? "--floor-mib must be below --leave-mib" :
+			"--holes-mib: half of it must be less than --leave-mib minus --floor-mib",
 			usage);
 		return 2;
 	}
@@ -127,14 +165,29 @@ int main(int argc, char **argv)
 		die("cannot read MemAvailable from /proc/meminfo", NULL);
 	printf("memhog: MemAvailable %ld MiB, leaving %ld MiB, floor %ld MiB%s\n", avail, leave,
 	       floor_mib, lock ? ", mlocked" : "");
-	while (!stop && (avail = mem_available_mib()) - chunk_mib >= leave)
+	/* the locked part first, then the chunks to punch (unlocked until punched) */
+	holey_chunks = (holes_mib + chunk_mib - 1) / chunk_mib;
+	while (!stop && (avail = mem_available_mib()) - chunk_mib >= leave + holes_mib / 2)
 		if (chunk_grab(lock)) {
 			fprintf(stderr, WORKLOAD ": warning: cannot allocate more: %s\n", strerror(errno));
 			break;
 		}
+	for (holes = 0; !stop && holes < holey_chunks &&
+	     mem_available_mib() - chunk_mib >= leave - holes_mib / 2; holes++)
+		if (chunk_grab(0)) {
+			fprintf(stderr, WORKLOAD ": warning: cannot allocate more: %s\n", strerror(errno));
+			break;
+		}
+	holey_chunks = holes;
+	freed = punch_holes((int)holey_chunks, lock);
 	lowest = avail = mem_available_mib();
-	printf("memhog: holding %ld MiB after %.1f s, MemAvailable %ld MiB\n",
-	       (long)nchunks * chunk_mib, now() - t0, avail);
+	printf("memhog: holding %ld MiB after %.1f s, MemAvailable %ld MiB",
+	       (long)nchunks * chunk_mib - freed * (long)sysconf(_SC_PAGESIZE) / (1 << 20),
+	       now() - t0, avail);
+	if (freed)
+		printf(", %ld single pages given back in the last %ld MiB", freed,
+		       holey_chunks * chunk_mib);
+	putchar('\n');
 	if (ready && !stop) {
 		fd = open(ready, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		if (fd < 0)
