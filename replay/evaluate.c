@@ -27,9 +27,9 @@
  * decisions the question's trivial predictors are scored against the kernel
  * too (table replay_trivial, written with one policy: they do not depend on
  * it). Each answer gets its
- * firmness by moving each input to the ends of its range: the weakest
- * provenance among the inputs that change the answer ('exact' when none
- * does). The latent kernel state the records carry is modelled when they
+ * firmness by moving each input to the ends of its range, and the inputs
+ * of one provenance to their other ends together: the weakest provenance
+ * among the inputs that change the answer ('exact' when none does). The latent kernel state the records carry is modelled when they
  * are loaded (decision-load.c). Each answer is counted in a summary
  * (summary.c) and stored, or with --results differences only when it
  * differs from the kernel's.
@@ -373,8 +373,41 @@ static int box_ask(void *ctx, const struct vms_pass_input *x)
 }
 
 /*
- * Firmness of @answer: move each non-exact input to the ends of its range;
- * the weakest provenance among those that change the answer, or 'exact'.
+ * Move every input of provenance @p that sits at one end of its range to
+ * the other end at once, and ask again: does the answer change? A pass that
+ * raced a flush has each list at one flush's view and the range over both
+ * (exact_view_fill()): the kernel read one view as a whole, so moving one
+ * list at a time would miss an answer only the other whole view changes.
+ * @x is left as it was.
+ */
+static int other_ends_flip(struct eval_ctx *e, struct vms_pass_input *x, int q, int answer,
+			   enum vms_prov p)
+{
+	struct vms_value saved[N_MOVABLE];
+	int moved = 0, flips = 0;
+	size_t i;
+
+	for (i = 0; i < N_MOVABLE; i++) {
+		struct vms_value *v = input_at(x, i);
+
+		saved[i] = *v;
+		if (v->prov != p || v->lo == v->hi || (v->v != v->lo && v->v != v->hi))
+			continue;
+		v->v = v->v == v->lo ? v->hi : v->lo;
+		moved++;
+	}
+	/* with one input moved, the one-at-a-time pass asked this already */
+	if (moved > 1)
+		flips = pass_answer(e, x, q) != answer;
+	for (i = 0; i < N_MOVABLE; i++)
+		*input_at(x, i) = saved[i];
+	return flips;
+}
+
+/*
+ * Firmness of @answer: move each non-exact input to the ends of its range,
+ * and then those of one provenance to their other ends together; the
+ * weakest provenance among those that change the answer, or 'exact'.
  * Inputs from the events alone are moved together (every corner of their
  * box): 'exact' only when no combination of them changes the answer.
  */
@@ -407,7 +440,7 @@ static enum vms_prov firmness(struct eval_ctx *e, const struct vms_pass_input *i
 	 * firmness, as no firmer input can lower it (a pass over the inputs per
 	 * provenance, not a sort: sorting the pointers cost more than the asks).
 	 */
-	for (enum vms_prov p = weakest_movable; p > VMS_PROV_EXACT; p--)
+	for (enum vms_prov p = weakest_movable; p > VMS_PROV_EXACT; p--) {
 		for (i = 0; i < N_MOVABLE; i++) {
 			struct vms_value *v = input_at(&x, i), saved = *v;
 			long long ends[2] = { saved.lo, saved.hi };
@@ -425,6 +458,9 @@ static enum vms_prov firmness(struct eval_ctx *e, const struct vms_pass_input *i
 			if (flips)
 				return p;
 		}
+		if (other_ends_flip(e, &x, q, answer, p))
+			return p;
+	}
 	/* only a combination of the trace's open inputs changes it */
 	return box_holds ? VMS_PROV_EXACT : weakest_movable;
 }

@@ -80,14 +80,17 @@ test_expect_success SQLITE3 'with isolate records: what each batch asked for, no
 
 test_expect_success SQLITE3 'only an answer that holds over the whole box is decided by the trace alone' '
 	# the baseline at 3 s: priority 0 with swap and swappiness: SCAN_EQUAL,
-	# whatever the refaults, sizes or watermarks: anon+file at every corner
+	# whatever the refaults, sizes or watermarks: anon+file at every corner;
+	# at 1 s and 4 s the inferred inputs moved to their other ends together
+	# change the answer (no one of them alone does): inferred; at 2 s only
+	# a combination with the unknown refaults does
 	assert_eq "$(sql bare.db "SELECT d.ts / 1000000000, r.kernel, r.policy_answer, r.firmness
 		FROM replay_result r JOIN decision d ON d.id = r.decision
 		WHERE r.policy = \"v6.18\" AND r.question = \"scan_balance\" ORDER BY d.ts")" \
-"1|file|file|unknown
+"1|file|file|inferred
 2|anon+file|file|unknown
 3|anon+file|anon+file|exact
-4|file|file|unknown"
+4|file|file|inferred"
 	# at 2 s the point value (no refaults, active 16384 < inactive 49152) is
 	# cache_trim_mode: file only; with refaults it would be FRACT: not decided
 	grep -A9 "^Decided by the trace alone" out.txt >trace.txt

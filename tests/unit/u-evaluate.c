@@ -23,6 +23,8 @@ enum { Q_SCAN, Q_DEACT_FILE, Q_DEACT_ANON, Q_SLAB, Q_RETRY };
 
 /* What the test policy answers; VMS_DEFER hands a question to the baseline. */
 static int want_balance = VMS_SCAN_FILE, want_deactivate = 1, want_slab = 1, want_retry = 1;
+/* deactivate only when both file lists are over these (0: want_deactivate) */
+static long long both_over_inactive, both_over_active;
 
 static int t_scan(void *priv, const struct vms_pass_input *in, struct vms_scan_decision *out)
 {
@@ -35,6 +37,8 @@ static int t_scan(void *priv, const struct vms_pass_input *in, struct vms_scan_d
 
 static int t_deactivate(void *priv, const struct vms_pass_input *in, int file)
 {
+	if (both_over_inactive)
+		return in->inactive_file.v > both_over_inactive && in->active_file.v > both_over_active;
 	return want_deactivate;
 }
 
@@ -91,6 +95,14 @@ static struct decision pass(long long scan_ia, long long scan_aa, long long scan
 	return d;
 }
 
+/* An inferred value @v whose range reaches @other: a list that raced a flush. */
+static struct vms_value either_view(long long v, long long other)
+{
+	struct vms_value x = { v, VMS_PROV_INFERRED, v < other ? v : other, v < other ? other : v };
+
+	return x;
+}
+
 static struct vms_db *db;	/* the scratch database judge() writes */
 static int with_trivial;	/* judge() also stores the trivial predictors' rows */
 
@@ -106,6 +118,23 @@ static struct eval_totals judge(const struct decision *d, int n)
 	if (evaluate_policy(db, d, n, &p, with_trivial, &tot))
 		ok(0, "evaluate_policy: %s", vms_last_error());
 	return tot;
+}
+
+/* The firmness stored for the test policy's answer to @question. */
+static const char *firmness_of(const char *question)
+{
+	static char buf[32];
+	sqlite3_stmt *st;
+
+	snprintf(buf, sizeof(buf), "no row");
+	if (sqlite3_prepare_v2(vms_db_sql(db), "SELECT firmness FROM replay_result WHERE policy = 'test'"
+			       " AND question = ?", -1, &st, NULL))
+		return "cannot read replay_result";
+	sqlite3_bind_text(st, 1, question, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		snprintf(buf, sizeof(buf), "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return buf;
 }
 
 /* "question:rows:agreements" of replay_trivial per question, joined by spaces. */
@@ -191,6 +220,35 @@ int main(void)
 	d[0].in.active_file = val(15);
 	t = judge(d, 1);
 	is_int(t.asked[Q_DEACT_FILE], 0, "active file 15 >> 4 = 0: not asked");
+
+	/* firmness of a pass that raced a flush: each file list at one view,
+	 * ranging to the other (exact_view_fill()); the policy ages only when
+	 * inactive file > 33000 and active file > 7000. At the view read (30000,
+	 * 6000) it keeps; moving one list to the other view (36000, or 8000)
+	 * still keeps; the other view as a whole (36000 and 8000) ages: not
+	 * exact, but inferred */
+	d[0] = pass(48, 0, 64, 0);
+	d[0].in.inactive_file = either_view(30000, 36000);
+	d[0].in.active_file = either_view(6000, 8000);
+	both_over_inactive = 33000;
+	both_over_active = 7000;
+	t = judge(d, 1);
+	is_int(t.agreed[Q_DEACT_FILE], 1, "raced pass: kept, as the kernel");
+	is_str(firmness_of("deactivate_file"), strlen(firmness_of("deactivate_file")), "inferred",
+	       "only the other view as a whole changes it: inferred");
+	/* where the other view keeps too (active file 6500 there), exact */
+	d[0].in.active_file = either_view(6000, 6500);
+	t = judge(d, 1);
+	is_str(firmness_of("deactivate_file"), strlen(firmness_of("deactivate_file")), "exact",
+	       "no view changes it: exact");
+	/* one list at the other end alone flips it: inferred by the one-at-a-time pass */
+	d[0].in.inactive_file = either_view(36000, 30000);
+	d[0].in.active_file = either_view(8000, 8000);
+	t = judge(d, 1);
+	is_int(t.agreed[Q_DEACT_FILE], 0, "aged at the view read: differs from the kept");
+	is_str(firmness_of("deactivate_file"), strlen(firmness_of("deactivate_file")), "inferred",
+	       "inactive file at the other view alone keeps: inferred");
+	both_over_inactive = both_over_active = 0;
 
 	/* slab: no shrinker event in the pass; a policy that shrinks is
 	 * undecidable, one that skips agrees; a shrinker call seen and skipped
