@@ -51,42 +51,38 @@ refault_decided() {
 		AND json_extract(d.provenance, '$.refault_file') LIKE '$2'" | tr '|' ' '
 }
 
-# stat_matches DB: "N SAME NEAR": the flushes a memory.stat read of the
-# recorder caused, in how many the exact values equal what that read printed,
-# and in how many they are within two isolation batches (64 pages) of it: the
-# program snapshots at the flush tracepoint, which fires just before the
-# kernel sums the per-CPU counters, so updates other CPUs make in between
-# are in memory.stat and not in the snapshot
-stat_matches() {
+# read_matches DB JOIN: "N SAME NEAR": the recorder's memory.stat reads
+# against the exact_input row JOIN picks for each (s: the read's sample):
+# how many there are, in how many the row equals what the read printed, and
+# in how many it is within two isolation batches (64 pages) of it
+read_matches() {
 	sql "$1" "SELECT COUNT(*), COALESCE(SUM(e.inactive_file * r.page_size = vi.value
 		AND e.active_file * r.page_size = va.value AND e.workingset_refault_file = vr.value), 0),
 		COALESCE(SUM(abs(e.inactive_file * r.page_size - vi.value) <= 64 * r.page_size
 		AND abs(e.active_file * r.page_size - va.value) <= 64 * r.page_size
 		AND abs(e.workingset_refault_file - vr.value) <= 64), 0)
 		FROM run r, counter_sample s
-		JOIN exact_input e ON e.kind = 'flush' AND e.flush_needed AND e.ts BETWEEN s.ts AND s.ts_end
+		JOIN exact_input e ON $2
 		JOIN counter_value vi ON vi.sample = s.id AND vi.name = 'inactive_file'
 		JOIN counter_value va ON va.sample = s.id AND va.name = 'active_file'
 		JOIN counter_value vr ON vr.sample = s.id AND vr.name = 'workingset_refault_file'
 		WHERE s.source = 'memcg'" | tr '|' ' '
 }
 
-# view_matches DB: "N SAME NEAR": the same reads against the flushed view
-# after the read's last per-CPU turn (flush_cpu records: each CPU's counters
-# as the kernel folded them in, 6.18 css_rstat_flush()), what the read printed
+# stat_matches DB: the flushes the reads caused, their snapshots: the
+# program snapshots at the flush tracepoint, which fires just before the
+# kernel sums the per-CPU counters, so updates other CPUs make in between
+# are in memory.stat and not in the snapshot
+stat_matches() {
+	read_matches "$1" "e.kind = 'flush' AND e.flush_needed AND e.ts BETWEEN s.ts AND s.ts_end"
+}
+
+# view_matches DB: the flushed view after the read's last per-CPU turn
+# (flush_cpu records: each CPU's counters as the kernel folded them in, 6.18
+# css_rstat_flush())
 view_matches() {
-	sql "$1" "SELECT COUNT(*), COALESCE(SUM(e.inactive_file * r.page_size = vi.value
-		AND e.active_file * r.page_size = va.value AND e.workingset_refault_file = vr.value), 0),
-		COALESCE(SUM(abs(e.inactive_file * r.page_size - vi.value) <= 64 * r.page_size
-		AND abs(e.active_file * r.page_size - va.value) <= 64 * r.page_size
-		AND abs(e.workingset_refault_file - vr.value) <= 64), 0)
-		FROM run r, counter_sample s
-		JOIN exact_input e ON e.id = (SELECT x.id FROM exact_input x WHERE x.kind = 'flush_cpu'
-		AND x.ts BETWEEN s.ts AND s.ts_end ORDER BY x.ts DESC LIMIT 1)
-		JOIN counter_value vi ON vi.sample = s.id AND vi.name = 'inactive_file'
-		JOIN counter_value va ON va.sample = s.id AND va.name = 'active_file'
-		JOIN counter_value vr ON vr.sample = s.id AND vr.name = 'workingset_refault_file'
-		WHERE s.source = 'memcg'" | tr '|' ' '
+	read_matches "$1" "e.id = (SELECT x.id FROM exact_input x WHERE x.kind = 'flush_cpu'
+		AND x.ts BETWEEN s.ts AND s.ts_end ORDER BY x.ts DESC LIMIT 1)"
 }
 
 # observed DB: "FLUSHES SECONDS ASKED AGED AGED% REFAULTS WORKLOAD_S" - the
