@@ -205,30 +205,65 @@ global_test ROOT 4096 'memhog --holes-mib: every other page of the last 256 MiB 
 	test "$left" -le $((leave + 256))
 '
 
-live_test 'boosted-kswapd --short: boost > 0, boosted kswapd runs, reclaim of slab and LRU' '
+# boost_run NAME: one boosted-kswapd --short run into NAME.db, its output
+# in NAME.out; it must end well and record the fallbacks and zoneinfo
+boost_run() {
 	mkdir -p "$WORK"
-	"$RUN" boosted-kswapd --short -q -f -o run.db -w "$WORK" > run.out 2>&1 &
-	pid=$! &&
-	echo $pid > run.pid &&
-	test_cleanup "kill $pid 2>/dev/null; sleep 5" &&
-	rc=0 && wait $pid || rc=$? &&
-	cat run.out &&
+	"$RUN" boosted-kswapd --short -q -f -o "$1.db" -w "$WORK" > "$1.out" 2>&1 &
+	pid=$!
+	echo $pid > "$1.pid"
+	test_cleanup "kill $pid 2>/dev/null; sleep 5"
+	rc=0 && wait $pid || rc=$?
+	cat "$1.out"
 	assert_eq "$rc" 0 "exit status" &&
-	test "$(sql run.db "SELECT MAX(value) FROM counter WHERE source = \"zoneinfo\" AND name = \"boost\"")" -gt 0 &&
-	test "$(sql run.db "SELECT COUNT(*) FROM mm_page_alloc_extfrag WHERE fallback_order < 9")" -gt 0 &&
-	grep -q "single pages given back in the last 1024 MiB" run.out &&
+	test "$(sql "$1.db" "SELECT COUNT(*) FROM mm_page_alloc_extfrag")" -gt 0 &&
+	test "$(sql "$1.db" "SELECT COUNT(*) FROM counter WHERE source = \"zoneinfo\" AND name = \"boost\"")" -gt 0 &&
+	grep -q "single pages given back in the last 1024 MiB" "$1.out" &&
+	grep -q "^kswapd runs boosted (zoneinfo during): " "$1.out" &&
+	grep -q "^slab/pagecache ratio" "$1.out"
+}
+max_boost() {
+	sql "$1" "SELECT MAX(value) FROM counter WHERE source = \"zoneinfo\" AND name = \"boost\""
+}
+
+# Whether the kernel boosts depends on how fragmented the free memory is
+# (6.18 try_to_claim_block() boosts only for a fallback below the pageblock
+# order), which the hog's holes make likely, not certain: one of three runs
+# on fresh machines had 4 such fallbacks and no boost in any sample. So a
+# run without a boost is run once more, and only two without one skip the
+# boost checks (saying so); the report must agree with the samples anyway.
+live_test 'boosted-kswapd --short: runs, records the fallbacks (once more if the kernel did not boost)' '
+	boost_run run &&
+	if [ "$(max_boost run.db)" = 0 ]; then
+		echo "no boost in the first run: once more" &&
+		mv run.db first.db && mv run.out first.out && mv run.pid first.pid &&
+		boost_run run
+	fi &&
 	vmscope report run.db boost --format csv --table runs > runs.csv &&
-	boosted=$(awk -F, "/^boosted/ { n += \$2 } END { print n + 0 }" runs.csv) &&
-	test "$boosted" -gt 0 &&
-	test "$(awk -F, "NR > 1 { n += \$7 } END { print n + 0 }" runs.csv)" -gt 0 &&
-	test "$(awk -F, "NR > 1 { n += \$5 } END { print n + 0 }" runs.csv)" -gt 0 &&
-	grep -q "^kswapd runs boosted (zoneinfo during): " run.out &&
-	grep -q "^slab/pagecache ratio" run.out
+	during=$(sed -n "s/^boosted (zoneinfo during),\([0-9]*\),.*/\1/p" runs.csv) &&
+	if [ "$(max_boost run.db)" = 0 ]; then assert_eq "$during" 0 "boosted runs without a boost"; fi
 '
+
+if [ -f run.db ] && [ "$(max_boost run.db 2>/dev/null)" != 0 ]; then
+	test_expect_success ROOT,SQLITE3 'boosted-kswapd --short: boost > 0, boosted kswapd runs, reclaim of slab and LRU' '
+		test "$(max_boost run.db)" -gt 0 &&
+		test "$(sql run.db "SELECT COUNT(*) FROM mm_page_alloc_extfrag WHERE fallback_order < 9")" -gt 0 &&
+		boosted=$(awk -F, "/^boosted/ { n += \$2 } END { print n + 0 }" runs.csv) &&
+		test "$boosted" -gt 0 &&
+		test "$(awk -F, "NR > 1 { n += \$7 } END { print n + 0 }" runs.csv)" -gt 0 &&
+		test "$(awk -F, "NR > 1 { n += \$5 } END { print n + 0 }" runs.csv)" -gt 0
+	'
+elif [ -f run.db ]; then
+	skip_test 'boosted-kswapd --short: boost > 0, boosted kswapd runs, reclaim of slab and LRU' \
+		"the kernel did not boost in $([ -f first.db ] && echo two runs || echo one run): $(sql run.db "SELECT COUNT(*) || \" fallbacks, \" || SUM(fallback_order < 9) || \" below the pageblock order\" FROM mm_page_alloc_extfrag")"
+else
+	skip_test 'boosted-kswapd --short: boost > 0, boosted kswapd runs, reclaim of slab and LRU' "no run above"
+fi
 
 if [ -f run.pid ] || [ "$(id -u)" != 0 ]; then
 	test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'boosted-kswapd: no hog, no cgroup, no files left, sysctl as it was' '
-		left_nothing run
+		left_nothing run &&
+		if [ -f first.pid ]; then left_nothing first; fi
 	'
 else
 	skip_test 'boosted-kswapd: no hog, no cgroup, no files left, sysctl as it was' "no run above"
