@@ -378,30 +378,24 @@ static int box_ask(void *ctx, const struct vms_pass_input *x)
  * raced a flush has each list at one flush's view and the range over both
  * (exact_view_fill()): the kernel read one view as a whole, so moving one
  * list at a time would miss an answer only the other whole view changes.
- * @x is left as it was.
  */
-static int other_ends_flip(struct eval_ctx *e, struct vms_pass_input *x, int q, int answer,
+static int other_ends_flip(struct eval_ctx *e, const struct vms_pass_input *x, int q, int answer,
 			   enum vms_prov p)
 {
-	struct vms_value saved[N_MOVABLE];
-	int moved = 0, flips = 0;
+	struct vms_pass_input y = *x;
+	int moved = 0;
 	size_t i;
 
 	for (i = 0; i < N_MOVABLE; i++) {
-		struct vms_value *v = input_at(x, i);
+		struct vms_value *v = input_at(&y, i);
 
-		saved[i] = *v;
 		if (v->prov != p || v->lo == v->hi || (v->v != v->lo && v->v != v->hi))
 			continue;
 		v->v = v->v == v->lo ? v->hi : v->lo;
 		moved++;
 	}
 	/* with one input moved, the one-at-a-time pass asked this already */
-	if (moved > 1)
-		flips = pass_answer(e, x, q) != answer;
-	for (i = 0; i < N_MOVABLE; i++)
-		*input_at(x, i) = saved[i];
-	return flips;
+	return moved > 1 && pass_answer(e, &y, q) != answer;
 }
 
 /*

@@ -95,6 +95,14 @@ static struct decision pass(long long scan_ia, long long scan_aa, long long scan
 	return d;
 }
 
+/* A sampled value @v known to lie in [@lo, @hi]. */
+static struct vms_value sampled_range(long long v, long long lo, long long hi)
+{
+	struct vms_value x = { v, VMS_PROV_SAMPLED, lo, hi };
+
+	return x;
+}
+
 /* An inferred value @v whose range reaches @other: a list that raced a flush. */
 static struct vms_value either_view(long long v, long long other)
 {
@@ -248,6 +256,22 @@ int main(void)
 	is_int(t.agreed[Q_DEACT_FILE], 0, "aged at the view read: differs from the kept");
 	is_str(firmness_of("deactivate_file"), strlen(firmness_of("deactivate_file")), "inferred",
 	       "inactive file at the other view alone keeps: inferred");
+	/* sampled lists: the sample before the pass, ranging to the sample
+	 * after it; moved one at a time (36000, or 8000) the answer holds, the
+	 * sample after as a whole (36000 and 8000) ages: sampled, not exact */
+	d[0].in.inactive_file = sampled_range(30000, 30000, 36000);
+	d[0].in.active_file = sampled_range(6000, 6000, 8000);
+	t = judge(d, 1);
+	is_int(t.agreed[Q_DEACT_FILE], 1, "sampled lists: kept, as the kernel");
+	is_str(firmness_of("deactivate_file"), strlen(firmness_of("deactivate_file")), "sampled",
+	       "only the sample after as a whole changes it: sampled");
+	/* one of them exact (active file 6000 for sure): nothing moves with the
+	 * inactive list, which alone keeps: exact */
+	d[0].in.active_file = val(6000);
+	d[0].in.active_file.prov = VMS_PROV_EXACT;
+	t = judge(d, 1);
+	is_str(firmness_of("deactivate_file"), strlen(firmness_of("deactivate_file")), "exact",
+	       "a single sampled list that cannot change it: exact");
 	both_over_inactive = both_over_active = 0;
 
 	/* slab: no shrinker event in the pass; a policy that shrinks is
