@@ -12,9 +12,9 @@
  * create the --ready file, and hold the memory, untouched, until SIGTERM or
  * SIGINT.
  *
- * Fragmentation (--holes-mib H): the last H MiB it allocates get every other
- * 4 KiB page given back (it allocates H/2 MiB further down first, so that
- * MemAvailable still ends at --leave-mib). Those pageblocks are then half
+ * Fragmentation (--holes-mib H, rounded down to whole chunks): the last H MiB
+ * it allocates get every other 4 KiB page given back (it allocates H/2 MiB
+ * further down first, so that MemAvailable still ends at --leave-mib). Those pageblocks are then half
  * free in single pages that cannot merge: what a long-running machine looks
  * like, and what makes an unmovable or reclaimable allocation fall back to a
  * movable pageblock below the pageblock order, the fallback that boosts the
@@ -23,9 +23,12 @@
  *
  * Safety: MemAvailable (free pages plus the page cache and slab the kernel
  * counts as reclaimable) is read after every chunk and every 100 ms while
- * holding. It never allocates below --leave-mib, and if MemAvailable falls
- * under --floor-mib for any reason while holding, it gives all the memory
- * back at once, says so and exits 3: the scenario then stops its workload.
+ * holding. It never allocates below --leave-mib (with holes: below
+ * --leave-mib minus H/2 before it punches them, which must stay above
+ * --floor-mib), never a chunk that would take MemAvailable under
+ * --floor-mib, and if MemAvailable falls under --floor-mib for any reason
+ * while holding, it gives all the memory back at once, says so and exits 3:
+ * the scenario then stops its workload.
  * It stops (SIGTERM) when its parent dies, so that a scenario killed with
  * SIGKILL does not leave the memory held.
  */
@@ -56,7 +59,8 @@ static const char usage[] =
 	"                    under N MiB (default 1536; less than --leave-mib)\n"
 	"  --chunk-mib N     allocation step (default 256)\n"
 	"  --holes-mib N     give back every other page of the last N MiB allocated\n"
-	"                    (fragmented pageblocks; default 0)\n"
+	"                    (fragmented pageblocks; rounded down to whole chunks;\n"
+	"                    default 0)\n"
 	"  --mlock           mlock the memory (so that swap cannot take it)\n"
 	"  --ready FILE      create FILE once the memory is held\n"
 	"  -h, --help        this help\n"
@@ -79,18 +83,25 @@ static void on_signal(int sig)
 static long punch_holes(int n, int lock)
 {
 	size_t off, pg = (size_t)sysconf(_SC_PAGESIZE);
-	long freed = 0;
-	int i;
+	long freed = 0, failed = 0;
+	int i, err = 0;
 
 	for (i = nchunks - n; i < nchunks; i++) {
 		char *p = chunks[i];
 
-		for (off = pg; off < chunk_len; off += 2 * pg)
-			if (!madvise(p + off, pg, MADV_DONTNEED))
+		for (off = pg; off < chunk_len; off += 2 * pg) {
+			if (!madvise(p + off, pg, MADV_DONTNEED)) {
 				freed++;
+			} else if (!failed++) {
+				err = errno;
+			}
+		}
 		if (lock && mlock2(p, chunk_len, MLOCK_ONFAULT))
 			fprintf(stderr, WORKLOAD ": warning: mlock2: %s\n", strerror(errno));
 	}
+	if (failed)
+		fprintf(stderr, WORKLOAD ": warning: madvise(MADV_DONTNEED) failed for %ld pages: %s\n",
+			failed, strerror(err));
 	return freed;
 }
 
@@ -141,6 +152,11 @@ int main(int argc, char **argv)
 		default: fputs(usage, stderr); return 2;
 		}
 	}
+	holey_chunks = holes_mib / chunk_mib;
+	if (holes_mib % chunk_mib)
+		fprintf(stderr, WORKLOAD ": note: --holes-mib %ld rounded down to %ld (whole %ld MiB chunks)\n",
+			holes_mib, holey_chunks * chunk_mib, chunk_mib);
+	holes_mib = holey_chunks * chunk_mib;
 	if (!leave || optind != argc || floor_mib >= leave || holes_mib / 2 >= leave - floor_mib) {
 		fprintf(stderr, WORKLOAD ": error: %s\n%s", !leave ? "--leave-mib is required" :
 			optind != argc ? "unexpected argument" :
@@ -165,15 +181,18 @@ int main(int argc, char **argv)
 		die("cannot read MemAvailable from /proc/meminfo", NULL);
 	printf("memhog: MemAvailable %ld MiB, leaving %ld MiB, floor %ld MiB%s\n", avail, leave,
 	       floor_mib, lock ? ", mlocked" : "");
-	/* the locked part first, then the chunks to punch (unlocked until punched) */
-	holey_chunks = (holes_mib + chunk_mib - 1) / chunk_mib;
+	/*
+	 * the locked part first, then the chunks to punch (unlocked until
+	 * punched); those go down to leave - holes/2, bounded by the floor only,
+	 * since a chunk may cost a little more than its size (page tables)
+	 */
 	while (!stop && (avail = mem_available_mib()) - chunk_mib >= leave + holes_mib / 2)
 		if (chunk_grab(lock)) {
 			fprintf(stderr, WORKLOAD ": warning: cannot allocate more: %s\n", strerror(errno));
 			break;
 		}
 	for (holes = 0; !stop && holes < holey_chunks &&
-	     mem_available_mib() - chunk_mib >= leave - holes_mib / 2; holes++)
+	     mem_available_mib() - chunk_mib > floor_mib; holes++)
 		if (chunk_grab(0)) {
 			fprintf(stderr, WORKLOAD ": warning: cannot allocate more: %s\n", strerror(errno));
 			break;
