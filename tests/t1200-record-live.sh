@@ -93,8 +93,10 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'counters are sampled on the trac
 	test "$(sql v.db "SELECT COUNT(*) FROM counter WHERE source = \"memcg\" AND name = \"cache\"")" -ge 2 &&
 	test "$(sql v.db "SELECT COUNT(*) FROM counter WHERE source = \"zoneinfo\" AND name = \"node_unreclaimable\"")" -ge 2 &&
 	test "$(sql v.db "SELECT COUNT(*) FROM counter WHERE source = \"zoneinfo\" AND name IN (\"min\", \"low\", \"high\") AND value > 0")" -gt 0 &&
-	# samples are taken while tracing is on: the first within one interval
-	# (100 ms) of the first event, the last within one interval of the last
+	# samples are taken while tracing is on: the first no later than one
+	# interval (100 ms) after the run starts (the first event), the last no
+	# earlier than one interval before it ends (the last event); a sampler
+	# that started late or stopped early would fail this
 	test "$(sql v.db "SELECT MIN(ts) - (SELECT start_ts FROM run) < 100000000 AND (SELECT end_ts FROM run) - MAX(ts) < 100000000 FROM counter_sample")" = 1 &&
 	# memcg pgscan grows over the recording
 	test "$(sql v.db "SELECT MAX(value) - MIN(value) FROM counter WHERE source = \"memcg\" AND name = \"total_pgpgout\"")" -gt 0 &&

@@ -182,9 +182,13 @@ test_expect_success SQLITE3 'a database without the run_result table (older): no
 
 # --- live: real recordings ----------------------------------------------------
 
+# The two swappiness-60 sides take turns at running second, after the
+# other: in one CI run the side that always ran second had more refaults in
+# all three rounds (+3.8 %, p 0.052 at the 1 % level held below)
 record_runs() {
 	for i in 1 2 3; do
-		for side in 0:sw0 60:sw60 60:same; do
+		case $i in 2) sides="0:sw0 60:same 60:sw60" ;; *) sides="0:sw0 60:sw60 60:same" ;; esac
+		for side in $sides; do
 			sw=${side%%:*} name=${side#*:}
 			"$SRC_DIR/samples/run-scenario" thrash --short -q -f --swappiness $sw \
 				-o $name-$i.db > $name-$i.out 2>&1 || { cat $name-$i.out; return 1; }
