@@ -163,12 +163,15 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'exact values equal memory.stat a
 	# the snapshot at the flush event misses the updates made while the
 	# flush runs (a CI run under ASan: 25 of 26 within 64 pages; a fresh
 	# machine: equal in 14 of 33); the view after the per-CPU turns of the
-	# read is what it printed, or within a batch of it when the reclaimer
-	# moved pages between the fold and the print (equal in 22 of those 33)
+	# read is what it printed, or within 64 pages of it when the reclaimer
+	# moved pages between the fold and the print (equal in 22 of those 33:
+	# at least a third must be equal, a view that is never what the read
+	# printed fails)
 	set -- $(view_matches exact.db) &&
 	echo "the same reads against the view after the last per-CPU turn: $1, equal in $2, within 64 pages in $3" >> numbers.txt &&
 	test "$1" -ge 3 &&
 	test "$2" -ge "$snapshot_same" &&
+	test $(($2 * 3)) -ge "$1" &&
 	assert_eq "$3" "$1"
 '
 

@@ -94,8 +94,10 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'the same recording on its sample
 '
 
 # scan_balance_holds DB: >= 100 decisive, the baseline >= 99 % and 20
-# points above the best trivial predictor (the hot file's size puts it near
-# that edge: 24.7 and 25.0 points in two runs)
+# points above the best trivial predictor. Two runs gave 24.7 and 25.0
+# points, a margin of 5 that a run's timing can eat (how many passes find
+# the hot file still active moves the trivial predictor): a run that falls
+# short is recorded once more
 scan_balance_holds() {
 	set -- $(decisive "$1" scan_balance) &&
 	test "$1" -ge 100 &&

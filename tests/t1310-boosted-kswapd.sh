@@ -195,7 +195,8 @@ global_test ROOT 4096 'memhog gives its memory back when MemAvailable falls unde
 
 # 256 MiB in 4 KiB pages, every other one given back: 32,768 pages; the
 # hog allocates down to 128 MiB under what it leaves (half the holes) and
-# reads MemAvailable once it has punched them (other work moves it: 62 MiB
+# reads MemAvailable once it has punched them (the pages given back wait on
+# the per-CPU free lists, not counted yet, and other work moves it: 62 MiB
 # under what was asked in one run). Holes that were not given back, or
 # faulted in again, would leave the hog resident over what it says it
 # holds (its VmRSS, read before it stops).
