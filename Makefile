@@ -151,6 +151,7 @@ LIB_OBJS += replay/sim-recording.o
 LIB_OBJS += replay/sim-run.o
 LIB_OBJS += replay/sim-store.o
 LIB_OBJS += replay/sim-consistency.o
+LIB_OBJS += replay/sim-vfs.o
 LIB_OBJS += replay/sim-xarray.o
 LIB_OBJS += replay/sim-index.o
 LIB_OBJS += record/decode.o

@@ -27,10 +27,12 @@ struct counters {
 	sqlite3_stmt *sample;
 	sqlite3_stmt *value;
 	char *memcg;		/* memory.stat path, or NULL */
+	char *kmem;		/* cgroup v1 memory.kmem.usage_in_bytes path, or NULL */
 	char *memcg_scope;
 	char **node_paths;	/* /sys/devices/system/node/nodeN/vmstat */
 	int nnodes;
 	uint64_t samples;
+	long long last_sample;	/* counter_sample id of the last read */
 	char *buf;
 	size_t alloc;
 };
@@ -79,6 +81,16 @@ struct counters *counters_new(struct vms_db *db, const char *memcg_dir)
 			goto err;
 		}
 		fclose(f);
+		/* v1 memory.stat has no slab: its kernel memory comes from here */
+		if (asprintf(&c->kmem, "%s/memory.kmem.usage_in_bytes", memcg_dir) < 0)
+			goto oom;
+		f = fopen(c->kmem, "r");
+		if (f) {
+			fclose(f);
+		} else {
+			free(c->kmem);
+			c->kmem = NULL;
+		}
 	}
 	d = opendir("/sys/devices/system/node");
 	while (d && (de = readdir(d))) {
@@ -116,6 +128,7 @@ void counters_free(struct counters *c)
 		free(c->node_paths[i]);
 	free(c->node_paths);
 	free(c->memcg);
+	free(c->kmem);
 	free(c->memcg_scope);
 	free(c->buf);
 	free(c);
@@ -166,7 +179,8 @@ static long long begin_sample(struct counters *c, uint64_t t0, uint64_t t1, cons
 	if (sqlite3_step(c->sample) != SQLITE_DONE)
 		return sql_fail(c, "cannot store a counter sample");
 	c->samples++;
-	return sqlite3_last_insert_rowid(vms_db_sql(c->db));
+	c->last_sample = sqlite3_last_insert_rowid(vms_db_sql(c->db));
+	return c->last_sample;
 }
 
 static int add_value(struct counters *c, long long sample, const char *name, size_t len,
@@ -228,6 +242,26 @@ static int store_zoneinfo(struct counters *c)
 	return proc_parse_zoneinfo(c->buf, &cb);
 }
 
+/*
+ * cgroup v1: the memcg's kernel memory (slab among it), charged against its
+ * limit but absent from memory.stat, as value 'kmem_usage_in_bytes' of the
+ * memory.stat sample just stored.
+ */
+static int store_kmem(struct counters *c)
+{
+	long long sample = c->last_sample;
+	long len = slurp(c, c->kmem);
+	char *end;
+	long long v;
+
+	if (len < 0)
+		return vms_error("cannot read '%s': %s", c->kmem, strerror(errno));
+	v = strtoll(c->buf, &end, 10);
+	if (end == c->buf)
+		return vms_error("'%s': not a number: '%.40s'", c->kmem, c->buf);
+	return add_value(c, sample, "kmem_usage_in_bytes", strlen("kmem_usage_in_bytes"), v);
+}
+
 int counters_sample(struct counters *c)
 {
 	int i;
@@ -248,7 +282,7 @@ int counters_sample(struct counters *c)
 	}
 	if (c->memcg && store_name_value_file(c, c->memcg, "memcg", c->memcg_scope))
 		return -1;
-	return 0;
+	return c->kmem ? store_kmem(c) : 0;
 }
 
 /*

@@ -46,11 +46,6 @@ static const struct cli_help whatif_help = {
 /* Knobs that no part of the simulation models yet, and why. */
 static const char *const not_modeled[K_NKNOBS] = {
 	[K_WATERMARK_BOOST] = "watermark boosting (fragmentation events, boosted kswapd) is not simulated",
-	[K_VFS_CACHE_PRESSURE] = "slab (dentries, inodes), its shrinkers and the page cache freed "
-				 "with its inodes are not simulated: cgroup v1 memory.stat does not "
-				 "show the memcg's slab, the recording has only the shrinkers' object "
-				 "counts (mm_shrink_slab_start), and vfs_cache_pressure acts on "
-				 "nothing else (docs/whatif.md has the measured pair)",
 };
 
 #define MAX_CHANGES 16
@@ -172,7 +167,8 @@ static int knob_used(const struct whatif_rec *r, int knob)
 {
 	if (r->memcg)
 		return knob == K_MEMCG_LIMIT ||
-		       knob == (r->cgroup_v1 ? K_MEMCG_SWAPPINESS : K_VM_SWAPPINESS);
+		       knob == (r->cgroup_v1 ? K_MEMCG_SWAPPINESS : K_VM_SWAPPINESS) ||
+		       (knob == K_VFS_CACHE_PRESSURE && r->vfs);
 	return knob == K_VM_SWAPPINESS || knob == K_MIN_FREE_KBYTES || knob == K_WATERMARK_SCALE;
 }
 
@@ -223,6 +219,9 @@ static int settle_knobs(const struct whatif_opts *o, struct run *run)
 			return -1;
 		if (not_modeled[k])
 			return vms_error("%s is not modeled yet: %s", whatif_knob_names[k], not_modeled[k]);
+		if (k == K_VFS_CACHE_PRESSURE && !r->vfs)
+			return vms_error("%s acts on slab, which this recording's simulation cannot "
+					 "model: %s", whatif_knob_names[k], r->vfs_why);
 		if (!knob_used(r, k))
 			return vms_error("%s does not act on the reclaim this recording's simulation "
 					 "models (%s%s)", whatif_knob_names[k],
@@ -243,7 +242,9 @@ static int settle_knobs(const struct whatif_opts *o, struct run *run)
 				 "the value it ran with, --assume %s=VALUE", whatif_knob_names[k],
 				 whatif_knob_names[k]);
 	}
-	if (r->memcg && run->base_knob[K_MEMCG_LIMIT] > r->max_lru)
+	if (r->memcg && r->vfs && run->base_knob[K_MEMCG_LIMIT] > r->max_lru_kmem)
+		r->nonlru = run->base_knob[K_MEMCG_LIMIT] - r->max_lru_kmem;
+	else if (r->memcg && !r->vfs && run->base_knob[K_MEMCG_LIMIT] > r->max_lru)
 		r->nonlru = run->base_knob[K_MEMCG_LIMIT] - r->max_lru;
 	if (!r->fm && !run->demand_counters)
 		return vms_error("the recording has no page-cache events (filemap:"
@@ -319,7 +320,8 @@ static struct table *outcome_table(const struct run *run, const double *base, co
 static int assumptions(const struct run *run, struct whatif_assumption *a, int max)
 {
 	static const struct { const char *item, *value; } model[] = {
-		{ "model: pages", "clean: file reclaim never waits for writeback; no slab, no MGLRU" },
+		{ "model: pages", "clean: file reclaim never waits for writeback; no MGLRU; slab "
+		  "only as the vfs model has it (model: vfs)" },
 		{ "model: referenced", "pages are mapped: one comes in referenced, an inactive scan "
 		  "keeps a referenced page once and activates it when referenced again; no exec "
 		  "protection on the active list" },
@@ -345,7 +347,11 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 				 run->new_knob[k], run->base_knob[k]);
 		else
 			snprintf(a[n].value, sizeof(a[n].value), "%lld", run->base_knob[k]);
-		if (k == K_MEMCG_LIMIT)
+		if (k == K_MEMCG_LIMIT && r->vfs)
+			snprintf(a[n].value + strlen(a[n].value), sizeof(a[n].value) - strlen(a[n].value),
+				 " pages, of which %lld neither LRU nor kernel memory (limit minus the "
+				 "largest LRU total + kmem recorded)", r->nonlru);
+		else if (k == K_MEMCG_LIMIT)
 			snprintf(a[n].value + strlen(a[n].value), sizeof(a[n].value) - strlen(a[n].value),
 				 " pages, of which %lld outside the LRU lists (limit minus the largest "
 				 "LRU total recorded)", r->nonlru);
@@ -396,6 +402,22 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 			 "reclaiming meanwhile would be counted)" : "");
 		a[n].source = "events";
 		a[n++].firmness = r->reclaimers > 1 ? "assumed" : "exact";
+	}
+	if (n < max && r->memcg) {
+		snprintf(a[n].item, sizeof(a[n].item), "model: vfs");
+		if (r->vfs)
+			snprintf(a[n].value, sizeof(a[n].value), "a file the filemap events name is a dentry "
+				 "(192 B) and an inode: %lld B of slab per file (kmem growth over the "
+				 "%lld files made before reclaim), charged against the limit; the "
+				 "superblock shrinker runs each pass at vfs_cache_pressure/%lld, freeing "
+				 "an inode once its pages are gone (its shadow cleared); other slab as "
+				 "at the start; stat(2) inserting no page is unseen",
+				 r->file_bytes, r->calib_files, r->vfs_denom);
+		else
+			snprintf(a[n].value, sizeof(a[n].value), "off: %s; slab counts as part of "
+				 "the constant outside the LRU lists", r->vfs_why);
+		a[n].source = r->vfs ? "memory.kmem.usage_in_bytes, events" : "model";
+		a[n++].firmness = r->vfs ? "inferred" : "assumed";
 	}
 	if (n < max) {
 		snprintf(a[n].item, sizeof(a[n].item), "reclaim_seconds");

@@ -108,6 +108,8 @@ struct sim *sim_new(const struct sim_config *cfg)
 	s->cfg = *cfg;
 	for (i = 0; i < SIM_NR_LRU; i++)
 		s->list[i].head = s->list[i].tail = SIM_NONE;
+	for (i = 0; i < 2; i++)
+		s->vlru[i].head = s->vlru[i].tail = SIM_NONE;
 	s->shadow_head = s->shadow_tail = SIM_NONE;
 	return s;
 }
@@ -120,6 +122,7 @@ void sim_free(struct sim *s)
 	sim_index_release(&s->page_ix);
 	free(s->xnode);
 	sim_index_release(&s->xnode_ix);
+	sim_vfs_release(s);
 	free(s);
 }
 
@@ -197,6 +200,13 @@ int sim_access(struct sim *s, uint64_t ino, uint64_t index)
 	}
 	/* the charge comes first (mem_cgroup_charge, or the allocation), then the shadow */
 	sim_charge(s);
+	/*
+	 * the file's dentry and inode (vfs model): made before its page but
+	 * in use (open) until the page is in, so made here, after the charge
+	 * whose reclaim could otherwise free them
+	 */
+	if (file && sim_vfs_use(s, ino, index))
+		return -1;
 	p = &s->page[slot];
 	sim_xnode_account(s, p->node, 1, p->shadow >= 0 ? -1 : 0);
 	if (!file && p->shadow >= 0 && s->swap_used > 0)

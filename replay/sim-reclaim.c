@@ -17,8 +17,8 @@
  * writeback; reclaim of a file page never waits), every page is treated as
  * mapped by the access that brought it in (folio_check_references() of a
  * mapped page: kept once when referenced, activated when referenced again;
- * the kernel reclaims unmapped referenced pages), no exec protection, no
- * slab, no MGLRU, kswapd runs to the high watermark at the moment of the
+ * the kernel reclaims unmapped referenced pages), no exec protection, slab
+ * only as sim-vfs.c models it (a memcg's file dentries and inodes), no MGLRU, kswapd runs to the high watermark at the moment of the
  * allocation that wakes it, and memory.low/min protection is absent.
  */
 #include "vms.h"
@@ -70,7 +70,7 @@ static void pass_input(const struct sim *s, enum vms_reclaimer who, int priority
 	in->inactive_file = exact(s->list[SIM_INACTIVE_FILE].size);
 	in->active_file = exact(s->list[SIM_ACTIVE_FILE].size);
 	if (s->cfg.reclaimer == VMS_MEMCG) {
-		free_pages = s->cfg.limit - lru_total(s);
+		free_pages = s->cfg.limit - lru_total(s) - sim_slab_pages(s);
 		in->high_wmark = exact(0);
 	} else {
 		free_pages = s->cfg.node_pages - lru_total(s);
@@ -232,7 +232,7 @@ static long long shrink_lruvec(struct sim *s, enum vms_reclaimer who, int priori
 {
 	struct vms_scan_decision d;
 	struct vms_pass_input in;
-	long long nr[SIM_NR_LRU], reclaimed = 0;
+	long long nr[SIM_NR_LRU], reclaimed = 0, slab;
 	unsigned long long den;
 	int may_deact[2], lru;
 
@@ -290,7 +290,12 @@ static long long shrink_lruvec(struct sim *s, enum vms_reclaimer who, int priori
 	if (swap_free(s) && kl_inactive_is_low(s->list[SIM_INACTIVE_ANON].size,
 					       s->list[SIM_ACTIVE_ANON].size))
 		shrink_active(s, SIM_ACTIVE_ANON, SIM_SWAP_CLUSTER);
-	return reclaimed;
+	/*
+	 * shrink_slab() after the lists: slab freed counts towards the
+	 * reclaim target only for root (node) reclaim (flush_reclaim_state())
+	 */
+	slab = sim_shrink_vfs(s, priority);
+	return reclaimed + (s->cfg.reclaimer == VMS_MEMCG ? 0 : slab);
 }
 
 /* snapshot_refaults(): the activations reclaim saw, for the next cycle's comparison */
@@ -376,7 +381,7 @@ int sim_charge(struct sim *s)
 	if (s->cfg.reclaimer == VMS_MEMCG) {
 		long long batch = s->cfg.charge_batch > 0 ? s->cfg.charge_batch : MEMCG_CHARGE_BATCH;
 
-		while (lru_total(s) + 1 > s->cfg.limit) {
+		while (lru_total(s) + sim_slab_pages(s) + 1 > s->cfg.limit) {
 			if (!try_to_free(s, VMS_MEMCG, batch) && --retries <= 0) {
 				s->st.over_limit++;
 				break;

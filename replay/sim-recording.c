@@ -30,19 +30,22 @@ const char *const whatif_metric_names[M_NMETRICS] = {
 };
 
 /* memory.stat (v1 hierarchical name, v2 name; bytes) or /proc/vmstat (pages) fields */
-enum sfield { F_IA, F_AA, F_IF, F_AF, F_FILE, F_ANON, F_RF_ANON, F_RF_FILE, F_NFIELDS };
+enum sfield { F_IA, F_AA, F_IF, F_AF, F_FILE, F_ANON, F_RF_ANON, F_RF_FILE, F_KMEM, F_NFIELDS };
 
+/* kmem: v1 memory.kmem.usage_in_bytes as record stores it, v2 memory.stat slab */
 static const char *const memcg_v1_names[F_NFIELDS] = {
 	"total_inactive_anon", "total_active_anon", "total_inactive_file", "total_active_file",
 	"total_cache", "total_rss", "total_workingset_refault_anon", "total_workingset_refault_file",
+	"kmem_usage_in_bytes",
 };
 static const char *const memcg_v2_names[F_NFIELDS] = {
 	"inactive_anon", "active_anon", "inactive_file", "active_file",
-	"file", "anon", "workingset_refault_anon", "workingset_refault_file",
+	"file", "anon", "workingset_refault_anon", "workingset_refault_file", "slab",
 };
 static const char *const vmstat_names[F_NFIELDS] = {
 	"nr_inactive_anon", "nr_active_anon", "nr_inactive_file", "nr_active_file",
 	"nr_file_pages", "nr_anon_pages", "workingset_refault_anon", "workingset_refault_file",
+	"",
 };
 
 static int field_of(const char *const *names, const char *name)
@@ -155,9 +158,12 @@ static int load_samples(struct vms_window *w, struct whatif_rec *r, const char *
 			return -1;
 		}
 		s = &r->smp[r->nsmp - 1];
-		if (r->memcg && f <= F_ANON)
+		if (r->memcg && (f <= F_ANON || f == F_KMEM))
 			v /= page_size;		/* memory.stat sizes are bytes */
-		if (f <= F_AF)
+		if (f == F_KMEM) {
+			s->kmem = v;
+			r->has_kmem = 1;
+		} else if (f <= F_AF)
 			s->lru[f] = v;
 		else if (f == F_FILE)
 			s->file = v;
@@ -651,6 +657,89 @@ out:
 	return sorted ? 0 : sort_by_ts(r->fm, r->nfm);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * What the vfs model (sim-vfs.c) needs: the memcg's kernel memory at each
+ * sample, its files (the inodes the filemap insertions name), and the slab
+ * a file costs: the growth of kernel memory over the files first inserted
+ * between the first sample and the last one before any recorded reclaim
+ * (nothing freed yet). Sets r->vfs, or r->vfs_why.
+ */
+static int load_vfs(struct vms_window *w, struct whatif_rec *r)
+{
+	long i, last = 0, n = 0, k, files = 0;
+	uint64_t *seen;
+	long long v;
+	int rc;
+
+	r->vfs_denom = 100;
+	rc = query_int(w, "SELECT CAST(value AS INTEGER) FROM sysctl WHERE name = "
+		       "'vm.vfs_cache_pressure_denom'", NULL, &v);
+	if (rc < 0)
+		return -1;
+	if (!rc && v > 0)
+		r->vfs_denom = v;
+	for (i = 0; i < r->nsmp; i++) {
+		const long long *l = r->smp[i].lru;
+
+		if (l[0] + l[1] + l[2] + l[3] + r->smp[i].kmem > r->max_lru_kmem)
+			r->max_lru_kmem = l[0] + l[1] + l[2] + l[3] + r->smp[i].kmem;
+	}
+	if (!r->memcg) {
+		r->vfs_why = "the lruvec is the node: its slab is the machine's, which the "
+			     "simulation does not follow";
+		return 0;
+	}
+	if (!r->has_kmem) {
+		r->vfs_why = "the memcg's kernel memory was not sampled (cgroup v1 "
+			     "memory.kmem.usage_in_bytes, which vmscope record samples from "
+			     "this version on; v2 memory.stat slab)";
+		return 0;
+	}
+	if (!r->fm) {
+		r->vfs_why = "no filemap events: the files are not known";
+		return 0;
+	}
+	for (i = 1; i < r->nsmp && !r->smp[i].reclaimed[0] && !r->smp[i].reclaimed[1]; i++)
+		last = i;
+	seen = malloc((r->nfm ? r->nfm : 1) * sizeof(*seen));
+	if (!seen)
+		return vms_error("out of memory");
+	/* files made before the calibration interval, then the new ones in it */
+	for (k = 0; k < r->nfm && r->fm[k].ts <= r->smp[0].ts; k++)
+		if (!r->fm[k].removed)
+			seen[n++] = r->fm[k].ino;
+	qsort(seen, n, sizeof(*seen), cmp_u64);
+	for (; k < r->nfm && r->fm[k].ts <= r->smp[last].ts; k++) {
+		uint64_t ino = r->fm[k].ino;
+
+		if (r->fm[k].removed || bsearch(&ino, seen, n, sizeof(*seen), cmp_u64))
+			continue;
+		/* kept sorted by insertion: the interval's new files are few and ordered */
+		for (i = n; i > 0 && seen[i - 1] > ino; i--)
+			seen[i] = seen[i - 1];
+		seen[i] = ino;
+		n++;
+		files++;
+	}
+	free(seen);
+	r->calib_files = files;
+	if (files < 256 || r->smp[last].kmem <= r->smp[0].kmem) {
+		r->vfs_why = "too few files were made before the recorded reclaim to size their "
+			     "slab (at least 256 needed, with kernel memory growing)";
+		return 0;
+	}
+	r->file_bytes = (r->smp[last].kmem - r->smp[0].kmem) * 4096 / files;
+	r->vfs = 1;
+	return 0;
+}
+
 int whatif_rec_load(struct vms_window *w, struct whatif_rec *r)
 {
 	char scope[1024] = "";
@@ -710,7 +799,7 @@ int whatif_rec_load(struct vms_window *w, struct whatif_rec *r)
 	if (load_knobs(w, r) || load_reclaim(w, r) || load_outcome(w, r) ||
 	    load_memory(w, r, page_size))
 		return -1;
-	if (load_filemap(w, r))
+	if (load_filemap(w, r) || load_vfs(w, r))
 		return -1;
 	return 0;
 }

@@ -35,6 +35,7 @@
 #define FILE_INO 1		/* synthetic inode of pages the recording does not name */
 #define SLICES 16		/* an interval's demand is spread over this many steps */
 #define NODE_FLUSH_NS 2000000000LL	/* FLUSH_TIME: the periodic rstat flush */
+#define DENTRY_BYTES 192	/* sizeof(struct dentry), x86_64: the rest of a file's slab is its inode's */
 
 struct cursor {
 	long long next, count;	/* next key to re-access, keys created */
@@ -182,6 +183,15 @@ static void config(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 		cfg->limit = knob[K_MEMCG_LIMIT] - r->nonlru;
 		cfg->swappiness = (int)(r->cgroup_v1 ? knob[K_MEMCG_SWAPPINESS] : knob[K_VM_SWAPPINESS]);
 		cfg->charge_batch = r->charge_batch;
+		if (r->vfs) {
+			cfg->vfs = 1;
+			cfg->vfs_pressure = knob[K_VFS_CACHE_PRESSURE];
+			cfg->vfs_denom = r->vfs_denom;
+			cfg->dentry_bytes = DENTRY_BYTES;
+			cfg->inode_bytes = r->file_bytes > 2 * DENTRY_BYTES ?
+					   r->file_bytes - DENTRY_BYTES : DENTRY_BYTES;
+			cfg->slab_base = r->smp[0].kmem;
+		}
 		return;
 	}
 	cfg->reclaimer = VMS_KSWAPD;

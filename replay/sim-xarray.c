@@ -35,6 +35,7 @@ int32_t sim_xnode_get(struct sim *s, uint64_t ino, uint64_t index)
 	n->ino = ino;
 	n->base = base;
 	n->prev = n->next = SIM_NONE;
+	n->inode = sim_vfs_find(s, ino);
 	if (sim_index_add(&s->xnode_ix, s->xnode, sizeof(*s->xnode), (int32_t)s->nxnode))
 		return SIM_NONE;
 	return (int32_t)s->nxnode++;
@@ -65,7 +66,12 @@ void sim_xnode_account(struct sim *s, int32_t id, int resident, int shadows)
 
 	n->resident += resident;
 	n->shadows += shadows;
-	shadow_only = !n->resident && n->shadows > 0 && n->ino != SIM_ANON_INO;
+	if (n->inode == SIM_NONE)
+		n->inode = sim_vfs_find(s, n->ino);	/* its file was made after the node */
+	sim_vfs_account(s, n->inode, resident, shadows);
+	/* (vfs model) a file's only entry at index 0 sits in the xarray head, not in a node */
+	shadow_only = !n->resident && n->shadows > 0 && n->ino != SIM_ANON_INO &&
+		      sim_vfs_shadows_in_nodes(s, n->inode);
 	if (shadow_only && !n->listed) {
 		n->prev = s->shadow_tail;
 		n->next = SIM_NONE;
@@ -108,6 +114,7 @@ long long sim_shrink_shadows(struct sim *s, long long pages)
 			s->page[slot].shadow = -1;
 			s->page[slot].workingset = 0;
 			n->shadows--;
+			sim_vfs_account(s, n->inode, 0, -1);
 			dropped++;
 		}
 		unlist(s, id);

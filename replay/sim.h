@@ -57,6 +57,16 @@ struct sim_config {
 	long long charge_batch;		/* pages a memcg reclaim call asks for (0: 64, MEMCG_CHARGE_BATCH) */
 	struct policy_instance *policy;	/* NULL: the baseline v6.18 for every hook */
 	int keep_shadows;		/* no shadow shrinker (keys that are not file offsets) */
+	/*
+	 * The vfs model (sim-vfs.c), 0: off: each file inode the demand
+	 * names is a dentry and an inode in slab, charged with the pages
+	 * (memcg: against the limit), and each reclaim pass runs the
+	 * superblock shrinker at vfs_pressure / vfs_denom.
+	 */
+	int vfs;
+	long long vfs_pressure, vfs_denom;	/* vm.vfs_cache_pressure, _denom */
+	long long dentry_bytes, inode_bytes;	/* slab per object */
+	long long slab_base;		/* pages of slab at the start (not modelled objects) */
 };
 
 /*
@@ -86,6 +96,10 @@ struct sim_stats {
 	long long over_limit;		/* charges that found nothing to reclaim (OOM in the kernel) */
 	long long shadows_dropped;	/* shadow entries freed by the shadow shrinker */
 	long long activated_once[2];	/* referenced once at an inactive scan, activated (mapped_once) */
+	long long vfs_freed[2];		/* the vfs model: [0] dentries, [1] inodes freed by the shrinker */
+	long long vfs_scanned;		/* objects its shrinker scanned */
+	long long inodesteal;		/* shadow entries cleared with their inodes (pginodesteal) */
+	long long slab_max;		/* the most slab pages charged */
 	struct sim_policy_use use;	/* how the policy's answers were used */
 };
 
@@ -123,6 +137,8 @@ int sim_resident(const struct sim *s, uint64_t ino, uint64_t index);
 long long sim_lru_size(const struct sim *s, enum sim_lru lru);
 /* Pages of swap in use. */
 long long sim_swap_used(const struct sim *s);
+/* Pages of slab charged (the vfs model; its slab_base otherwise). */
+long long sim_slab_pages(const struct sim *s);
 /* Return: the counters; must *not* be freed. */
 const struct sim_stats *sim_stats(const struct sim *s);
 
@@ -171,7 +187,27 @@ struct sim_xnode {
 	uint64_t ino, base;		/* the key: base = index >> SIM_XA_SHIFT (first: struct sim_keyed) */
 	int32_t resident, shadows;
 	int32_t prev, next;		/* on the shadow-node list, else SIM_NONE (and not listed) */
+	int32_t inode;			/* its struct sim_inode (vfs model), else SIM_NONE */
 	int8_t listed;
+};
+
+/*
+ * The vfs model's file: a dentry and an inode (sim-vfs.c). While the
+ * dentry lives it is on the dentry LRU and pins the inode; once it is
+ * pruned the inode is on the inode LRU when the kernel's
+ * mapping_shrinkable() would say so (no page resident, and no shadow
+ * but one at index 0, which the xarray keeps in its head), else parked
+ * until it is.
+ */
+enum sim_vfs_state { SIM_VFS_FREED, SIM_VFS_DENTRY, SIM_VFS_PARKED, SIM_VFS_INODE_LRU };
+
+struct sim_inode {
+	uint64_t ino, zero;		/* the key (first: struct sim_keyed) */
+	long long resident, shadows;	/* pages of its cache */
+	uint64_t max_index;		/* the highest index it ever had */
+	int32_t prev, next;		/* on the dentry or the inode LRU (head: the oldest) */
+	int8_t state;			/* enum sim_vfs_state */
+	uint8_t referenced;		/* DCACHE_REFERENCED: used again since the last scan */
 };
 
 struct sim_list {
@@ -202,6 +238,13 @@ struct sim {
 	int no_cache_trim;		/* kswapd's retry sweep (6.9+ sc->no_cache_trim_mode) */
 	int activate_once[2];		/* this pass: a page referenced once is activated (mapped_once) */
 	struct vms_pass_input last_in;	/* inputs of the last pass, for kswapd_retry */
+	struct sim_inode *inode;	/* the vfs model's files; a file keeps its number */
+	long long ninode;
+	int ialloc;
+	struct sim_index inode_ix;	/* files by (ino, 0) */
+	struct sim_list vlru[2];	/* [0] dentry LRU, [1] inode LRU (head: the oldest) */
+	long long vfs_bytes;		/* slab of the live dentries and inodes */
+	long long vfs_deferred;		/* the superblock shrinker's deferred work */
 	struct sim_stats st;
 };
 
@@ -213,6 +256,19 @@ void sim_xnode_account(struct sim *s, int32_t id, int resident, int shadows);
 
 /* sim-lru.c, for sim-xarray.c: the slot of a key, or SIM_NONE */
 int32_t sim_slot_find(const struct sim *s, uint64_t ino, uint64_t index);
+
+/* sim-vfs.c, for sim-lru.c and sim-xarray.c */
+/* The file of page (@ino, @index) about to be charged: made, or its dentry used again. Return: 0 or -1. */
+int sim_vfs_use(struct sim *s, uint64_t ino, uint64_t index);
+/* The number of file @ino in the vfs model, or SIM_NONE. */
+int32_t sim_vfs_find(const struct sim *s, uint64_t ino);
+/* File @id gained (negative: lost) @resident pages and @shadows shadow entries. */
+void sim_vfs_account(struct sim *s, int32_t id, long long resident, long long shadows);
+/* Can the shadow shrinker see file @id's shadows (not in the xarray's head)? */
+int sim_vfs_shadows_in_nodes(const struct sim *s, int32_t id);
+void sim_vfs_release(struct sim *s);
+/* sim-vfs.c, for sim-reclaim.c: super_cache_scan() of a pass at @priority. Return: slab pages freed. */
+long long sim_shrink_vfs(struct sim *s, int priority);
 
 /* sim-lru.c, for sim-reclaim.c */
 void sim_list_del(struct sim *s, int32_t slot);
@@ -264,6 +320,7 @@ struct whatif_sample {
 	long long file, anon;		/* pages charged: page cache, anon (rss) */
 	long long refault[2];		/* cumulative workingset_refault_anon/_file */
 	long long reclaimed[2];		/* recorded reclaim (events) up to ts, cumulative */
+	long long kmem;			/* memcg: kernel memory charged (v1 kmem, v2 slab), pages */
 };
 
 /* A page-cache insertion or removal of the lruvec's tasks (filemap events). */
@@ -303,6 +360,18 @@ struct whatif_rec {
 	int sequential;			/* assume file access is sequential between recorded insertions */
 	int protect;			/* and the pages so used as protected (exec-mapped) */
 	long long inodesteal;		/* growth of vmstat pginodesteal (machine-wide) */
+	/*
+	 * The vfs model (sim-vfs.c), for a memcg whose kernel memory was
+	 * sampled and whose files the filemap events name: vfs is 1 when it
+	 * can run, else vfs_why says what is missing.
+	 */
+	int has_kmem;			/* the samples have kmem */
+	int vfs;
+	const char *vfs_why;		/* static text */
+	long long vfs_denom;		/* vm.vfs_cache_pressure_denom (100 if not recorded) */
+	long long file_bytes;		/* slab per file: kmem growth over files made, before reclaim */
+	long long calib_files;		/* files made in that calibration interval */
+	long long max_lru_kmem;		/* the largest LRU total + kmem of the samples */
 	long long scanned_recorded;
 };
 

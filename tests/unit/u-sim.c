@@ -5,7 +5,9 @@
  * on every access, the same loop in a cache larger than it hits from the
  * second round on, refault activation by distance (mm/workingset.c), and
  * the swappiness knob moving cold anon out to make room for a file loop,
- * and the shadow shrinker trimming nodes that hold shadow entries only.
+ * the shadow shrinker trimming nodes that hold shadow entries only, and the
+ * vfs model: files whose slab counts against the limit, freed by the
+ * superblock shrinker as vm.vfs_cache_pressure scales it.
  */
 #include "vms.h"
 #include "../../replay/replay.h"
@@ -414,6 +416,77 @@ static void test_protected_page(void)
 	sim_free(s);
 }
 
+/*
+ * 600 one-page files through a 1000-page memcg whose files cost a page of
+ * slab each (a 1 KiB dentry, a 3 KiB inode), at vfs_cache_pressure @p,
+ * after file 99 of two pages. Without the shrinker (@p 0) the slab is all
+ * 600 pages and the pages get what is left.
+ */
+static struct sim *vfs_files(long long p)
+{
+	struct sim_config cfg = { .reclaimer = VMS_MEMCG, .limit = 1000, .swappiness = 60,
+				  .charge_batch = SIM_SWAP_CLUSTER, .vfs = 1, .vfs_pressure = p,
+				  .vfs_denom = 100, .dentry_bytes = 1024, .inode_bytes = 3072 };
+	struct sim *s = sim_new(&cfg);
+	long long i;
+
+	if (!s || sim_access(s, 99, 0) < 0 || sim_access(s, 99, 1) < 0) {
+		sim_free(s);
+		return NULL;
+	}
+	for (i = 0; i < 600; i++)
+		if (sim_access(s, 100 + i, 0) < 0) {
+			sim_free(s);
+			return NULL;
+		}
+	return s;
+}
+
+static long long lru_pages(const struct sim *s)
+{
+	return sim_lru_size(s, SIM_INACTIVE_FILE) + sim_lru_size(s, SIM_ACTIVE_FILE);
+}
+
+static void test_vfs_model(void)
+{
+	struct sim *off = vfs_files(0), *p100 = vfs_files(100), *p1000 = vfs_files(1000);
+	const struct sim_stats *a, *b, *c;
+	int32_t two;
+
+	ok(off && p100 && p1000, "601 files through three memcgs with a vfs model");
+	if (!off || !p100 || !p1000)
+		goto out;
+	a = sim_stats(off);
+	b = sim_stats(p100);
+	c = sim_stats(p1000);
+	is_int(sim_slab_pages(off), 601, "pressure 0: nothing shrunk, a page of slab per file");
+	is_int(a->vfs_freed[0] + a->vfs_freed[1], 0, "pressure 0: no dentry or inode freed");
+	ok(lru_pages(off) + sim_slab_pages(off) <= 1000, "pages + slab within the limit (%lld + %lld)",
+	   lru_pages(off), sim_slab_pages(off));
+	is_int(a->reclaimed[1], 602 - lru_pages(off), "every page not resident was reclaimed");
+	ok(b->vfs_freed[1] > 0, "pressure 100: %lld inodes freed", b->vfs_freed[1]);
+	is_int(b->inodesteal, b->vfs_freed[1],
+	       "each one-page inode freed had its page reclaimed: one shadow cleared per inode");
+	ok(sim_slab_pages(p100) < 601, "so the slab shrank (%lld pages)", sim_slab_pages(p100));
+	ok(b->reclaimed[1] < a->reclaimed[1], "and fewer pages were reclaimed (%lld, %lld at 0)",
+	   b->reclaimed[1], a->reclaimed[1]);
+	ok(c->vfs_freed[1] >= b->vfs_freed[1] && c->reclaimed[1] <= b->reclaimed[1],
+	   "pressure 1000: more inodes freed (%lld), no more pages reclaimed (%lld)",
+	   c->vfs_freed[1], c->reclaimed[1]);
+	two = sim_vfs_find(p1000, 99);
+	ok(two != SIM_NONE && p1000->inode[two].state != SIM_VFS_FREED &&
+	   !sim_resident(p1000, 99, 0), "file 99 (two pages, both evicted) keeps its inode: its "
+	   "shadows sit in a node, not the xarray head");
+	ok(sim_access(p1000, 99, 0) >= SIM_REFAULT, "so its page 0 refaults");
+	ok(p1000->inode[sim_vfs_find(p1000, 100)].state == SIM_VFS_FREED,
+	   "the oldest one-page file was freed");
+	is_int(sim_access(p1000, 100, 0), SIM_COLD, "its shadow went with it: page 0 is cold");
+out:
+	sim_free(off);
+	sim_free(p100);
+	sim_free(p1000);
+}
+
 int main(void)
 {
 	test_loop_larger_than_cache();
@@ -428,5 +501,6 @@ int main(void)
 	test_kswapd_retry();
 	test_shadow_shrinker();
 	test_protected_page();
+	test_vfs_model();
 	return done_testing();
 }
