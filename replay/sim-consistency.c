@@ -4,7 +4,7 @@
  * the baseline (the recording simulated with its own knobs) reproduce what
  * was recorded, within 10%, for refault_file, reclaimed_file and
  * reclaimed_anon? Where it does not, say why, from what the recording
- * shows: which lruvec, which demand, page cache freed with its inodes, the
+ * shows: which lruvec, which demand, inodes and slab reclaimed, the
  * direction of the miss. The verdicts are rows of the assumptions
  * (whatif_assumption), item "self-consistency: METRIC", firmness
  * "measured": a baseline outside 10% is a model error the whatif column
@@ -30,10 +30,16 @@ static const char *why(const struct whatif_rec *r, int demand_counters, int m, d
 	if (r->reclaimers > 1 && m != M_REFAULT_FILE)
 		return "several tasks entered memcg reclaim and the events do not say in which "
 		       "memcg: another memcg's reclaim (and page-cache demand) counted as this one's";
+	if (m == M_RECLAIMED_FILE && r->vfs && r->inodesteal > 0.05 * r->recorded[M_RECLAIMED_FILE])
+		return "the inode shrinker was busy (pginodesteal grew): the vfs model frees other "
+		       "dentries and inodes than the kernel (which also reads inodes back for "
+		       "stat(2), unseen) and so leaves other room for pages; dirty pages, which "
+		       "memcg reclaim activates, are clean in the model";
 	if (m == M_RECLAIMED_FILE && r->inodesteal > 0.05 * r->recorded[M_RECLAIMED_FILE])
-		return "page cache went with its inodes (pginodesteal grew, machine-wide): inode "
-		       "and slab reclaim are not modeled, and the simulation reclaims those pages "
-		       "from the LRU instead, or keeps them";
+		return "the inode shrinker was busy (pginodesteal grew): slab shares the memcg's "
+		       "limit with the pages, but its kernel memory was not recorded (cgroup v1 "
+		       "memory.kmem.usage_in_bytes), so the vfs model is off and the room outside "
+		       "the LRU lists is held constant";
 	if (m == M_RECLAIMED_ANON && err < 0)
 		return "less anon reclaimed than recorded: the kernel kept referenced exec-mapped "
 		       "file pages on the active list and its file cost grew with their rotations, "

@@ -214,6 +214,7 @@ int sim_access(struct sim *s, uint64_t ino, uint64_t index)
 	/* the access that brought it in leaves it referenced (a fault maps it young) */
 	p->referenced = 1;
 	p->kept = 0;
+	p->written = 0;
 	if (p->shadow < 0) {
 		s->st.cold[file]++;
 		p->workingset = 0;
@@ -246,6 +247,16 @@ int sim_access_protected(struct sim *s, uint64_t ino, uint64_t index)
 
 	if (ret >= 0 && ino != SIM_ANON_INO && (slot = slot_find(s, ino, index)) != SIM_NONE)
 		s->page[slot].protect = 1;
+	return ret;
+}
+
+int sim_access_written(struct sim *s, uint64_t ino, uint64_t index)
+{
+	int ret = sim_access(s, ino, index);
+	int32_t slot;
+
+	if (ret > SIM_HIT && ino != SIM_ANON_INO && (slot = slot_find(s, ino, index)) != SIM_NONE)
+		s->page[slot].written = 1;
 	return ret;
 }
 

@@ -15,7 +15,8 @@
  *
  * Simplifications (whatif lists them as assumptions): pages are clean (no
  * writeback; reclaim of a file page never waits), every page is treated as
- * mapped by the access that brought it in (folio_check_references() of a
+ * mapped by the access that brought it in, but for pages the recording
+ * shows written (sim_access_written(): unmapped, reclaimed at first scan) (folio_check_references() of a
  * mapped page: kept once when referenced, activated when referenced again;
  * the kernel reclaims unmapped referenced pages), no exec protection, slab
  * only as sim-vfs.c models it (a memcg's file dentries and inodes), no MGLRU, kswapd runs to the high watermark at the moment of the
@@ -187,6 +188,12 @@ static long long shrink_inactive(struct sim *s, enum sim_lru lru, long long nr)
 		struct sim_page *p = &s->page[slot];
 
 		scanned++;
+		if (file && p->written && !p->protect) {
+			/* not mapped: referenced or not, reclaimed (FOLIOREF_RECLAIM_CLEAN) */
+			sim_evict(s, slot);
+			reclaimed++;
+			continue;
+		}
 		if (p->referenced && !p->kept && !(file && p->protect) && s->activate_once[file]) {
 			/* referenced once, activated (<= 2.6.33; anon 2.6.34 to 5.x) */
 			sim_list_del(s, slot);
@@ -312,12 +319,18 @@ static long long try_to_free(struct sim *s, enum vms_reclaimer who, long long nr
 	int priority;
 
 	s->st.episodes++;
+	/* the recorded share of calls without __GFP_FS, spread evenly */
+	s->nofs_credit += s->cfg.nofs_permille;
+	s->nofs = s->nofs_credit >= 1000;
+	if (s->nofs)
+		s->nofs_credit -= 1000;
 	for (priority = DEF_PRIORITY; priority >= 0; priority--) {
 		reclaimed += shrink_lruvec(s, who, priority, nr_to_reclaim - reclaimed);
 		if (reclaimed >= nr_to_reclaim)
 			break;
 	}
 	snapshot_refaults(s);
+	s->nofs = 0;
 	return reclaimed;
 }
 

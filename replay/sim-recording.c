@@ -634,7 +634,8 @@ static int load_filemap(struct vms_window *w, struct whatif_rec *r)
 		f->ts = ts;
 		f->ino = (uint64_t)ino ^ ((uint64_t)dev << 40);
 		f->index = (uint64_t)index;
-		f->removed = removed;
+		f->removed = (int16_t)removed;
+		f->written = 0;
 		f->pages = 1 << (order & 15);
 	}
 	if (rc != SQLITE_DONE)
@@ -655,6 +656,78 @@ out:
 		return 0;
 	}
 	return sorted ? 0 : sort_by_ts(r->fm, r->nfm);
+}
+
+/* the inode number in a filemap key (which folds the device in above bit 40) */
+#define INO_BITS ((1ULL << 40) - 1)
+
+struct dirtied {
+	uint64_t ino, index;
+	long long ts;		/* first dirtied in the window */
+};
+
+static int cmp_dirtied(const void *a, const void *b)
+{
+	const struct dirtied *x = a, *y = b;
+
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/*
+ * Insertions that a write made: the recording dirtied the page
+ * (writeback_dirty_folio) within a second of inserting it. Such a page is
+ * not mapped, which decides how reclaim treats its referenced bit.
+ */
+static int load_written(struct vms_window *w, struct whatif_rec *r)
+{
+	sqlite3_stmt *st;
+	struct dirtied *d = NULL;
+	long n = 0, alloc = 0, k;
+	int rc;
+
+	if (!r->fm || !table_exists(w, "writeback_dirty_folio"))
+		return 0;
+	st = vms_window_prepare(w, "SELECT ino, \"index\", MIN(ts) FROM writeback_dirty_folio "
+			       "WHERE ts BETWEEN ?1 AND ?2 GROUP BY ino, \"index\"");
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == alloc) {
+			struct dirtied *p = realloc(d, (alloc = alloc ? 2 * alloc : 4096) * sizeof(*p));
+
+			if (!p) {
+				sqlite3_finalize(st);
+				free(d);
+				return vms_error("out of memory");
+			}
+			d = p;
+		}
+		d[n].ino = (uint64_t)sqlite3_column_int64(st, 0) & INO_BITS;
+		d[n].index = (uint64_t)sqlite3_column_int64(st, 1);
+		d[n++].ts = sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(d);
+		return vms_error("reading writeback_dirty_folio: %s", sqlite3_errmsg(w->sql));
+	}
+	qsort(d, n, sizeof(*d), cmp_dirtied);
+	for (k = 0; k < r->nfm && n; k++) {
+		struct whatif_filemap *f = &r->fm[k];
+		struct dirtied key = { f->ino & INO_BITS, f->index, 0 }, *hit;
+
+		if (f->removed)
+			continue;
+		hit = bsearch(&key, d, n, sizeof(*d), cmp_dirtied);
+		if (hit && hit->ts >= f->ts && hit->ts - f->ts <= 1000000000LL) {
+			f->written = 1;
+			r->written++;
+		}
+	}
+	free(d);
+	return 0;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -736,6 +809,13 @@ static int load_vfs(struct vms_window *w, struct whatif_rec *r)
 		return 0;
 	}
 	r->file_bytes = (r->smp[last].kmem - r->smp[0].kmem) * 4096 / files;
+	/* reclaim calls that may not enter the filesystem (symbolic gfp flags) */
+	if (query_int(w, "SELECT COALESCE(1000 * SUM(gfp_flags LIKE '%GFP_NOFS%' OR gfp_flags LIKE "
+		      "'%GFP_NOIO%' OR gfp_flags LIKE '%GFP_NOWAIT%' OR gfp_flags LIKE '%GFP_ATOMIC%') "
+		      "/ COUNT(*), 0) FROM mm_vmscan_memcg_reclaim_begin WHERE ts BETWEEN ?1 AND ?2",
+		      NULL, &v) < 0)
+		return -1;
+	r->nofs_permille = (int)v;
 	r->vfs = 1;
 	return 0;
 }
@@ -799,7 +879,7 @@ int whatif_rec_load(struct vms_window *w, struct whatif_rec *r)
 	if (load_knobs(w, r) || load_reclaim(w, r) || load_outcome(w, r) ||
 	    load_memory(w, r, page_size))
 		return -1;
-	if (load_filemap(w, r) || load_vfs(w, r))
+	if (load_filemap(w, r) || load_written(w, r) || load_vfs(w, r))
 		return -1;
 	return 0;
 }

@@ -143,7 +143,8 @@ static int filemap_event(struct sim *s, struct recorded_cache *c, const struct w
 			return -1;
 		if (f->removed == 1)
 			sim_remove(s, f->ino, f->index + i);
-		else if (!f->removed && sim_access(s, f->ino, f->index + i) < 0)
+		else if (!f->removed && (f->written ? sim_access_written(s, f->ino, f->index + i) :
+					 sim_access(s, f->ino, f->index + i)) < 0)
 			return -1;
 	}
 	return 0;
@@ -191,6 +192,7 @@ static void config(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 			cfg->inode_bytes = r->file_bytes > 2 * DENTRY_BYTES ?
 					   r->file_bytes - DENTRY_BYTES : DENTRY_BYTES;
 			cfg->slab_base = r->smp[0].kmem;
+			cfg->nofs_permille = r->nofs_permille;
 		}
 		return;
 	}

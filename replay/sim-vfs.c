@@ -12,7 +12,10 @@
  *    delta = (freeable >> priority) * 4 / DEFAULT_SEEKS; the scan is the
  *    deferred work >> priority plus delta, at most 2 x freeable, in batches
  *    of SHRINK_BATCH (done only while a whole batch, or all of freeable, is
- *    left); what is not scanned is deferred, at most 2 x freeable.
+ *    left: the superblock's batch is 1024); what is not scanned is deferred,
+ *    at most 2 x freeable. A reclaim without __GFP_FS (an ext4 write
+ *    under a journal handle allocates GFP_NOFS) scans nothing: all of its
+ *    work is deferred to the next reclaim that may enter the filesystem.
  *  - super_cache_scan(): the batch split between the dentry and the inode
  *    LRU by their sizes, each part plus one.
  *  - dentry_lru_isolate(): a referenced dentry loses the flag and rotates,
@@ -23,7 +26,9 @@
  *    with shadows has them cleared (invalidate_mapping_pages() counts each
  *    as pginodesteal) and is freed.
  *
- * Assumptions (whatif states them): a file is made when its first page is
+ * Assumptions (whatif states them): which reclaim calls lack __GFP_FS is
+ * not known per call: the recorded share of them is spread evenly over the
+ * simulated calls (sim-reclaim.c); a file is made when its first page is
  * inserted and its dentry is unused (on the LRU) from then on; inserting a
  * page of a file whose dentry lives marks it referenced, and one whose
  * dentry was pruned makes a new dentry (a lookup); slab is proportional to
@@ -38,7 +43,7 @@
 #include "vms.h"
 #include "sim.h"
 
-#define SHRINK_BATCH 128
+#define SUPER_BATCH 1024	/* alloc_super(): s_shrink->batch */
 #define DEFAULT_SEEKS 2
 
 enum { DLRU, ILRU };
@@ -254,8 +259,9 @@ long long sim_shrink_vfs(struct sim *s, int priority)
 	total = (nr >> priority) + delta;
 	if (total > 2 * freeable)
 		total = 2 * freeable;
-	while (total >= SHRINK_BATCH || total >= freeable) {
-		long long batch = total < SHRINK_BATCH ? total : SHRINK_BATCH;
+	/* super_cache_scan() of a reclaim without __GFP_FS: SHRINK_STOP, all deferred */
+	while (!s->nofs && (total >= SUPER_BATCH || total >= freeable)) {
+		long long batch = total < SUPER_BATCH ? total : SUPER_BATCH;
 		long long d = s->vlru[DLRU].size, i = s->vlru[ILRU].size, all = d + i + 1;
 
 		if (!batch)

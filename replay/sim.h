@@ -67,6 +67,7 @@ struct sim_config {
 	long long vfs_pressure, vfs_denom;	/* vm.vfs_cache_pressure, _denom */
 	long long dentry_bytes, inode_bytes;	/* slab per object */
 	long long slab_base;		/* pages of slab at the start (not modelled objects) */
+	int nofs_permille;		/* memcg reclaim calls without __GFP_FS, per 1000 */
 };
 
 /*
@@ -128,6 +129,13 @@ int sim_access(struct sim *s, uint64_t ino, uint64_t index);
  * active list when referenced). Return: as sim_access().
  */
 int sim_access_protected(struct sim *s, uint64_t ino, uint64_t index);
+/*
+ * sim_access() of a page inserted by write(2) (the recording dirtied it):
+ * not mapped, so folio_check_references() reclaims it at its first inactive
+ * scan though referenced (FOLIOREF_RECLAIM_CLEAN; it is taken as clean).
+ * Return: as sim_access().
+ */
+int sim_access_written(struct sim *s, uint64_t ino, uint64_t index);
 /* Page (@ino, @index) is truncated or freed: off its list, no shadow. */
 void sim_remove(struct sim *s, uint64_t ino, uint64_t index);
 /* The kernel flushed its counters: reclaim now sees the activations counted so far. */
@@ -172,6 +180,7 @@ struct sim_page {
 	uint8_t workingset;		/* PG_workingset: was active (kept in the shadow too) */
 	uint8_t kept;			/* kept once by an inactive scan for being referenced */
 	uint8_t protect;		/* the kernel protected it (kept resident while used) */
+	uint8_t written;		/* inserted by a write, not mapped (sim_access_written()) */
 	int32_t node;			/* its xarray node (struct sim_xnode) */
 };
 
@@ -245,6 +254,8 @@ struct sim {
 	struct sim_list vlru[2];	/* [0] dentry LRU, [1] inode LRU (head: the oldest) */
 	long long vfs_bytes;		/* slab of the live dentries and inodes */
 	long long vfs_deferred;		/* the superblock shrinker's deferred work */
+	int nofs;			/* this reclaim call lacks __GFP_FS: no fs shrinking */
+	int nofs_credit;		/* spreads the nofs share over the calls (per 1000) */
 	struct sim_stats st;
 };
 
@@ -328,9 +339,11 @@ struct whatif_filemap {
 	long long ts;
 	uint64_t ino, index;		/* the first page of the folio */
 	int pages;			/* of the folio (1 << order) */
-	int removed;			/* 0 inserted, 1 deleted outside reclaim (truncation),
+	int16_t removed;		/* 0 inserted, 1 deleted outside reclaim (truncation),
 					 * 2 evicted by the recording's reclaim (the simulation
 					 * decides its own evictions; kept to know what was resident) */
+	int16_t written;		/* inserted by a write: the recording dirtied it within 1 s
+					 * (writeback_dirty_folio), so it is not mapped */
 };
 
 struct whatif_rec {
@@ -371,7 +384,9 @@ struct whatif_rec {
 	long long vfs_denom;		/* vm.vfs_cache_pressure_denom (100 if not recorded) */
 	long long file_bytes;		/* slab per file: kmem growth over files made, before reclaim */
 	long long calib_files;		/* files made in that calibration interval */
+	int nofs_permille;		/* memcg reclaim calls without __GFP_FS, per 1000 */
 	long long max_lru_kmem;		/* the largest LRU total + kmem of the samples */
+	long written;			/* insertions marked written (writeback_dirty_folio) */
 	long long scanned_recorded;
 };
 

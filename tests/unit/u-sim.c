@@ -7,7 +7,8 @@
  * the swappiness knob moving cold anon out to make room for a file loop,
  * the shadow shrinker trimming nodes that hold shadow entries only, and the
  * vfs model: files whose slab counts against the limit, freed by the
- * superblock shrinker as vm.vfs_cache_pressure scales it.
+ * superblock shrinker as vm.vfs_cache_pressure scales it; and written
+ * (unmapped) pages reclaimed at their first scan.
  */
 #include "vms.h"
 #include "../../replay/replay.h"
@@ -487,6 +488,34 @@ out:
 	sim_free(p1000);
 }
 
+/*
+ * Pages a write inserted (sim_access_written()) are not mapped: an inactive
+ * scan reclaims them though referenced, where a mapped page is kept once.
+ * 65 pages through a 64-page memcg, written, and then read through a mapping.
+ */
+static void test_written_pages(void)
+{
+	struct sim *w = memcg(64, 0, 60), *m = memcg(64, 0, 60);
+	long long i;
+	int failed = !w || !m;
+
+	for (i = 0; i < 65 && !failed; i++)
+		failed |= sim_access_written(w, FILE_INO, i) < 0 || sim_access(m, FILE_INO, i) < 0;
+	ok(!failed, "65 pages through two 64-page memcgs, written and mapped");
+	if (failed)
+		goto out;
+	ok(sim_stats(w)->reclaimed[1] >= SIM_SWAP_CLUSTER, "written: a batch reclaimed (%lld)",
+	   sim_stats(w)->reclaimed[1]);
+	is_int(sim_stats(w)->scanned[1], sim_stats(w)->reclaimed[1],
+	       "written: every page scanned was reclaimed, none kept for its reference");
+	ok(sim_stats(m)->scanned[1] > sim_stats(m)->reclaimed[1],
+	   "mapped: referenced pages kept once (%lld scanned, %lld reclaimed)",
+	   sim_stats(m)->scanned[1], sim_stats(m)->reclaimed[1]);
+out:
+	sim_free(w);
+	sim_free(m);
+}
+
 int main(void)
 {
 	test_loop_larger_than_cache();
@@ -502,5 +531,6 @@ int main(void)
 	test_shadow_shrinker();
 	test_protected_page();
 	test_vfs_model();
+	test_written_pages();
 	return done_testing();
 }
