@@ -32,7 +32,9 @@ static const struct cli_help whatif_help = {
 		 "simulated with the changes, with the assumptions the simulation made. Results\n"
 		 "are stored in the tables outcome, whatif_series and whatif_assumption of DB.\n",
 	.more = "Knobs: vm.swappiness, memcg.swappiness, memcg.limit (bytes, K/M/G suffixes),\n"
-		"vm.min_free_kbytes, vm.watermark_scale_factor. --assume also takes\n"
+		"vm.min_free_kbytes, vm.watermark_scale_factor, vm.vfs_cache_pressure (memcg\n"
+		"reclaim of a recording with the memcg's kernel memory: the vfs model);\n"
+		"vm.watermark_boost_factor is refused (not modeled). --assume also takes\n"
 		"demand=counters (accept demand derived from counter samples when no filemap\n"
 		"events were recorded) and access=sequential (between two recorded insertions\n"
 		"of a file the workload used the pages in between: hits the recording cannot\n"
@@ -324,7 +326,8 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 		  "only as the vfs model has it (model: vfs)" },
 		{ "model: referenced", "pages are mapped: one comes in referenced, an inactive scan "
 		  "keeps a referenced page once and activates it when referenced again; no exec "
-		  "protection on the active list" },
+		  "protection on the active list; a page the recording wrote (dirtied within 1 s of "
+		  "its insertion) is unmapped and reclaimed at its first scan" },
 		{ "model: shadows", "file shadows sit in xarray nodes of 64 pages; the shadow "
 		  "shrinker frees shadow-only nodes beyond one per 8 LRU pages, oldest first, half "
 		  "the excess per reclaim pass (filemap demand only); anon shadows are kept" },
@@ -410,9 +413,11 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 				 "(192 B) and an inode: %lld B of slab per file (kmem growth over the "
 				 "%lld files made before reclaim), charged against the limit; the "
 				 "superblock shrinker runs each pass at vfs_cache_pressure/%lld, freeing "
-				 "an inode once its pages are gone (its shadow cleared); other slab as "
+				 "an inode once its pages are gone (its shadow cleared), stopped in "
+				 "%d.%d%% of the reclaim calls (GFP_NOFS, as recorded); other slab as "
 				 "at the start; stat(2) inserting no page is unseen",
-				 r->file_bytes, r->calib_files, r->vfs_denom);
+				 r->file_bytes, r->calib_files, r->vfs_denom,
+				 r->nofs_permille / 10, r->nofs_permille % 10);
 		else
 			snprintf(a[n].value, sizeof(a[n].value), "off: %s; slab counts as part of "
 				 "the constant outside the LRU lists", r->vfs_why);
@@ -517,14 +522,6 @@ int cmd_whatif(int argc, const char **argv)
 		if (policy_open(o.policy, &pol))
 			goto fail;
 		has_policy = 1;
-		if (!pol.policy->deactivate && !pol.policy->scan_balance && !pol.policy->kswapd_retry) {
-			vms_error("policy '%s' decides only shrink_slab, and slab is not modeled yet",
-				  pol.label ? pol.label : o.policy);
-			goto fail;
-		}
-		if (pol.policy->shrink_slab)
-			vms_warning("policy '%s': its shrink_slab answers are not used (slab is not "
-				    "modeled yet)", o.policy);
 	}
 	db = vms_db_open(o.path, 0);
 	w.db = db;

@@ -79,6 +79,7 @@ static void pass_input(const struct sim *s, enum vms_reclaimer who, int priority
 	}
 	in->free_pages = exact(free_pages > 0 ? free_pages : 0);
 	in->boost = exact(0);
+	in->boost_reclaim = exact(0);	/* no boosted kswapd in the model */
 	in->swappiness = exact(s->cfg.swappiness);
 	in->swap_free = exact(swap_free(s));
 	in->refault_file = exact(s->visible_activate[1] - s->snapshot_activate[1]);
@@ -88,7 +89,7 @@ static void pass_input(const struct sim *s, enum vms_reclaimer who, int priority
 }
 
 const char *const sim_question_names[SIM_NQ] = {
-	"deactivate", "scan_balance", "kswapd_retry", "mapped_once",
+	"deactivate", "scan_balance", "kswapd_retry", "mapped_once", "shrink_slab",
 };
 
 /* A policy's answer @r to question @q: counted, and whether it is used (not deferred or undecidable). */
@@ -129,6 +130,24 @@ static int ask_mapped_once(struct sim *s, const struct vms_pass_input *in, int f
 			return r;
 	}
 	return 0;	/* 6.18 folio_check_references(): FOLIOREF_KEEP */
+}
+
+/*
+ * Does this pass call the shrinkers (the shadow shrinker and, with the vfs
+ * model, the superblock's)? 6.18 does in every pass; 5.0's boosted kswapd
+ * did not.
+ */
+static int ask_shrink_slab(struct sim *s, const struct vms_pass_input *in)
+{
+	const struct policy_instance *p = s->cfg.policy;
+
+	if (p && p->policy->shrink_slab) {
+		int r = p->policy->shrink_slab(p->priv, in);
+
+		if (answer_used(s, SIM_Q_SHRINK_SLAB, r))
+			return r;
+	}
+	return 1;	/* 6.18 shrink_node_memcgs(): shrink_slab() after every lruvec */
 }
 
 static void ask_scan_balance(struct sim *s, const struct vms_pass_input *in_pass,
@@ -239,15 +258,16 @@ static long long shrink_lruvec(struct sim *s, enum vms_reclaimer who, int priori
 {
 	struct vms_scan_decision d;
 	struct vms_pass_input in;
-	long long nr[SIM_NR_LRU], reclaimed = 0, slab;
+	long long nr[SIM_NR_LRU], reclaimed = 0, slab = 0;
 	unsigned long long den;
-	int may_deact[2], lru;
+	int may_deact[2], may_shrink, lru;
 
 	s->st.passes++;
-	/* shrink_slab() of the pass: the shadow shrinker, against the lruvec's pages */
-	if (!s->cfg.keep_shadows)
-		sim_shrink_shadows(s, s->cfg.reclaimer == VMS_MEMCG ? lru_total(s) : s->cfg.node_pages);
 	pass_input(s, who, priority, &in);
+	may_shrink = ask_shrink_slab(s, &in);
+	/* shrink_slab() of the pass: the shadow shrinker, against the lruvec's pages */
+	if (may_shrink && !s->cfg.keep_shadows)
+		sim_shrink_shadows(s, s->cfg.reclaimer == VMS_MEMCG ? lru_total(s) : s->cfg.node_pages);
 	may_deact[0] = ask_deactivate(s, &in, 0);
 	may_deact[1] = ask_deactivate(s, &in, 1);
 	s->activate_once[0] = ask_mapped_once(s, &in, 0);
@@ -301,7 +321,8 @@ static long long shrink_lruvec(struct sim *s, enum vms_reclaimer who, int priori
 	 * shrink_slab() after the lists: slab freed counts towards the
 	 * reclaim target only for root (node) reclaim (flush_reclaim_state())
 	 */
-	slab = sim_shrink_vfs(s, priority);
+	if (may_shrink)
+		slab = sim_shrink_vfs(s, priority);
 	return reclaimed + (s->cfg.reclaimer == VMS_MEMCG ? 0 : slab);
 }
 

@@ -231,7 +231,7 @@ static int load_outcome(struct vms_window *w, struct whatif_rec *r)
 		r->recorded[M_SWAPOUT] = v;
 		r->has_recorded[M_SWAPOUT] = 1;
 	}
-	/* page cache freed with its inodes: not by LRU reclaim, which the simulation models */
+	/* shadow entries cleared with their inodes (6.18: pginodesteal counts those, not pages) */
 	if (!query_int(w, "SELECT MAX(value) - MIN(value) FROM counter WHERE source = 'vmstat' "
 		       "AND name = 'pginodesteal' AND ts BETWEEN ?1 AND ?2", NULL, &v))
 		r->inodesteal = v;

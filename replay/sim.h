@@ -76,7 +76,7 @@ struct sim_config {
  * (v6.18) answer was used instead.
  */
 enum sim_question { SIM_Q_DEACTIVATE, SIM_Q_SCAN_BALANCE, SIM_Q_KSWAPD_RETRY, SIM_Q_MAPPED_ONCE,
-		    SIM_NQ };
+		    SIM_Q_SHRINK_SLAB, SIM_NQ };
 extern const char *const sim_question_names[SIM_NQ];
 struct sim_policy_use {
 	long long asked[SIM_NQ], undecidable[SIM_NQ];
@@ -430,7 +430,7 @@ struct vms_db;
 
 /* One assumption of a simulation, as stored and printed. */
 struct whatif_assumption {
-	char item[64], value[400];
+	char item[64], value[512];
 	const char *source, *firmness;	/* static text */
 };
 

@@ -423,11 +423,12 @@ static void test_protected_page(void)
  * after file 99 of two pages. Without the shrinker (@p 0) the slab is all
  * 600 pages and the pages get what is left.
  */
-static struct sim *vfs_files(long long p)
+static struct sim *vfs_files(long long p, struct policy_instance *pol)
 {
 	struct sim_config cfg = { .reclaimer = VMS_MEMCG, .limit = 1000, .swappiness = 60,
 				  .charge_batch = SIM_SWAP_CLUSTER, .vfs = 1, .vfs_pressure = p,
-				  .vfs_denom = 100, .dentry_bytes = 1024, .inode_bytes = 3072 };
+				  .vfs_denom = 100, .dentry_bytes = 1024, .inode_bytes = 3072,
+				  .policy = pol };
 	struct sim *s = sim_new(&cfg);
 	long long i;
 
@@ -450,7 +451,8 @@ static long long lru_pages(const struct sim *s)
 
 static void test_vfs_model(void)
 {
-	struct sim *off = vfs_files(0), *p100 = vfs_files(100), *p1000 = vfs_files(1000);
+	struct sim *off = vfs_files(0, NULL), *p100 = vfs_files(100, NULL);
+	struct sim *p1000 = vfs_files(1000, NULL);
 	const struct sim_stats *a, *b, *c;
 	int32_t two;
 
@@ -486,6 +488,34 @@ out:
 	sim_free(off);
 	sim_free(p100);
 	sim_free(p1000);
+}
+
+static int never_shrink(void *priv, const struct vms_pass_input *in)
+{
+	return 0;
+}
+
+static const struct vms_policy no_slab_policy = {
+	.abi = VMS_POLICY_ABI,
+	.name = "no-slab",
+	.description = "test: never call the shrinkers",
+	.shrink_slab = never_shrink,
+};
+
+/* A policy whose shrink_slab() says no keeps every dentry and inode, at any pressure. */
+static void test_policy_shrink_slab(void)
+{
+	struct policy_instance own = { .policy = &no_slab_policy };
+	struct sim *s = vfs_files(1000, &own);
+
+	ok(s != NULL, "601 files at pressure 1000, a policy that never shrinks slab");
+	if (!s)
+		return;
+	is_int(sim_stats(s)->vfs_freed[0] + sim_stats(s)->vfs_freed[1], 0, "no dentry or inode freed");
+	is_int(sim_slab_pages(s), 601, "a page of slab per file, as at pressure 0");
+	ok(sim_stats(s)->use.asked[SIM_Q_SHRINK_SLAB] > 0, "the policy was asked (%lld passes)",
+	   sim_stats(s)->use.asked[SIM_Q_SHRINK_SLAB]);
+	sim_free(s);
 }
 
 /*
@@ -531,6 +561,7 @@ int main(void)
 	test_shadow_shrinker();
 	test_protected_page();
 	test_vfs_model();
+	test_policy_shrink_slab();
 	test_written_pages();
 	return done_testing();
 }
