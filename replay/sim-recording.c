@@ -746,7 +746,7 @@ static int cmp_u64(const void *a, const void *b)
  */
 static int load_vfs(struct vms_window *w, struct whatif_rec *r)
 {
-	long i, last = 0, n = 0, k, files = 0;
+	long i, last = 0, n = 0, k, before, files = 0;
 	uint64_t *seen;
 	long long v;
 	int rc;
@@ -784,23 +784,20 @@ static int load_vfs(struct vms_window *w, struct whatif_rec *r)
 	seen = malloc((r->nfm ? r->nfm : 1) * sizeof(*seen));
 	if (!seen)
 		return vms_error("out of memory");
-	/* files made before the calibration interval, then the new ones in it */
+	/* the files inserted into before the calibration interval, sorted ... */
 	for (k = 0; k < r->nfm && r->fm[k].ts <= r->smp[0].ts; k++)
 		if (!r->fm[k].removed)
 			seen[n++] = r->fm[k].ino;
 	qsort(seen, n, sizeof(*seen), cmp_u64);
-	for (; k < r->nfm && r->fm[k].ts <= r->smp[last].ts; k++) {
-		uint64_t ino = r->fm[k].ino;
-
-		if (r->fm[k].removed || bsearch(&ino, seen, n, sizeof(*seen), cmp_u64))
-			continue;
-		/* kept sorted by insertion: the interval's new files are few and ordered */
-		for (i = n; i > 0 && seen[i - 1] > ino; i--)
-			seen[i] = seen[i - 1];
-		seen[i] = ino;
-		n++;
-		files++;
-	}
+	/* ... then those of the interval, sorted after them: the new ones are counted */
+	for (before = n; k < r->nfm && r->fm[k].ts <= r->smp[last].ts; k++)
+		if (!r->fm[k].removed)
+			seen[n++] = r->fm[k].ino;
+	qsort(seen + before, n - before, sizeof(*seen), cmp_u64);
+	for (k = before; k < n; k++)
+		if ((k == before || seen[k] != seen[k - 1]) &&
+		    !bsearch(&seen[k], seen, before, sizeof(*seen), cmp_u64))
+			files++;
 	free(seen);
 	r->calib_files = files;
 	if (files < 256 || r->smp[last].kmem <= r->smp[0].kmem) {
