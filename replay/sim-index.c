@@ -77,6 +77,20 @@ int sim_index_add(struct sim_index *ix, const void *base, size_t stride, int32_t
 	return 0;
 }
 
+void sim_index_prefetch(const struct sim_index *ix, const void *base, size_t stride, uint64_t a,
+			uint64_t b, int stage)
+{
+	uint64_t i;
+
+	if (!ix->size)
+		return;
+	i = key_hash(a, b) & (ix->size - 1);
+	if (stage == 0)
+		__builtin_prefetch(&ix->slot[i]);
+	else if (ix->slot[i] != SIM_NONE)
+		__builtin_prefetch(keyed(base, stride, ix->slot[i]));
+}
+
 void sim_index_release(struct sim_index *ix)
 {
 	free(ix->slot);

@@ -182,6 +182,23 @@ static void mark_accessed(struct sim *s, int32_t slot)
 	s->nonresident_age++;	/* workingset_activation() */
 }
 
+void sim_prefetch(const struct sim *s, uint64_t ino, uint64_t index, int stage)
+{
+	int32_t slot, node;
+
+	if (stage < 2) {
+		sim_index_prefetch(&s->page_ix, s->page, sizeof(*s->page), ino, index, stage);
+		return;
+	}
+	slot = slot_find(s, ino, index);
+	if (slot == SIM_NONE)
+		return;
+	node = s->page[slot].node;
+	__builtin_prefetch(&s->xnode[node]);
+	if (s->xnode[node].inode != SIM_NONE)
+		__builtin_prefetch(&s->inode[s->xnode[node].inode]);
+}
+
 int sim_access(struct sim *s, uint64_t ino, uint64_t index)
 {
 	int file = ino != SIM_ANON_INO, ret;
@@ -205,7 +222,7 @@ int sim_access(struct sim *s, uint64_t ino, uint64_t index)
 	 * in use (open) until the page is in, so made here, after the charge
 	 * whose reclaim could otherwise free them
 	 */
-	if (file && sim_vfs_use(s, ino, index))
+	if (file && sim_vfs_use(s, slot))
 		return -1;
 	p = &s->page[slot];
 	sim_xnode_account(s, p->node, 1, p->shadow >= 0 ? -1 : 0);

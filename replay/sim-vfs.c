@@ -136,14 +136,18 @@ void sim_vfs_account(struct sim *s, int32_t id, long long resident, long long sh
 	maybe_lru(s, id);
 }
 
-int sim_vfs_use(struct sim *s, uint64_t ino, uint64_t index)
+int sim_vfs_use(struct sim *s, int32_t slot)
 {
-	int32_t id;
+	uint64_t ino = s->page[slot].ino, index = s->page[slot].index;
+	int32_t id, node = s->page[slot].node;
 	struct sim_inode *f;
 
 	if (!s->cfg.vfs || ino == SIM_ANON_INO)
 		return 0;
-	id = sim_vfs_find(s, ino);
+	/* the page's xarray node knows its file once it was made: no lookup */
+	id = s->xnode[node].inode;
+	if (id == SIM_NONE)
+		id = sim_vfs_find(s, ino);
 	if (id == SIM_NONE) {
 		if (vms_array_reserve(&s->inode, &s->ialloc, (int)s->ninode, 1024, sizeof(*s->inode)))
 			return -1;
@@ -152,14 +156,18 @@ int sim_vfs_use(struct sim *s, uint64_t ino, uint64_t index)
 		memset(f, 0, sizeof(*f));
 		f->ino = ino;
 		f->prev = f->next = SIM_NONE;
+		f->slot0 = SIM_NONE;
 		f->state = SIM_VFS_FREED;
 		if (sim_index_add(&s->inode_ix, s->inode, sizeof(*s->inode), id))
 			return -1;
 		s->ninode++;
 	}
+	s->xnode[node].inode = id;
 	f = &s->inode[id];
 	if (index > f->max_index)
 		f->max_index = index;
+	if (index == 0)
+		f->slot0 = slot;
 	switch (f->state) {
 	case SIM_VFS_DENTRY:
 		f->referenced = 1;
@@ -209,7 +217,7 @@ static void clear_shadows(struct sim *s, int32_t id)
 	uint64_t i;
 
 	for (i = 0; i <= f->max_index && f->shadows > 0; i++) {
-		int32_t slot = sim_slot_find(s, f->ino, i);
+		int32_t slot = i == 0 && f->slot0 != SIM_NONE ? f->slot0 : sim_slot_find(s, f->ino, i);
 		struct sim_page *p;
 
 		if (slot == SIM_NONE)

@@ -123,6 +123,12 @@ int sim_populate(struct sim *s, enum sim_lru lru, uint64_t ino, uint64_t first_i
  */
 int sim_access(struct sim *s, uint64_t ino, uint64_t index);
 /*
+ * Page (@ino, @index) is accessed soon: bring what its access reads into
+ * the cache, in three stages called in order a few accesses apart (the
+ * index, the page, its xarray node and file). Only a hint.
+ */
+void sim_prefetch(const struct sim *s, uint64_t ino, uint64_t index, int stage);
+/*
  * sim_access() of a page the recording kept resident while the workload used
  * it (a hit there): the page is marked as one the kernel protects (as it
  * does exec-mapped pages: activated at its first referenced scan, kept on the
@@ -169,6 +175,13 @@ int32_t sim_index_find(const struct sim_index *ix, const void *base, size_t stri
 		       uint64_t b);
 /* Index record @id (records 0..@id-1 are indexed). Return: 0 or -1 (vms_error set). */
 int sim_index_add(struct sim_index *ix, const void *base, size_t stride, int32_t id);
+/*
+ * Hints that key (@a, @b) is looked up soon: where its search starts
+ * (stage 0), then the record found there (stage 1, once the start is in
+ * the cache). Either may miss; neither changes anything.
+ */
+void sim_index_prefetch(const struct sim_index *ix, const void *base, size_t stride, uint64_t a,
+			uint64_t b, int stage);
 void sim_index_release(struct sim_index *ix);
 
 struct sim_page {
@@ -214,6 +227,7 @@ struct sim_inode {
 	uint64_t ino, zero;		/* the key (first: struct sim_keyed) */
 	long long resident, shadows;	/* pages of its cache */
 	uint64_t max_index;		/* the highest index it ever had */
+	int32_t slot0;			/* the page slot of index 0, or SIM_NONE */
 	int32_t prev, next;		/* on the dentry or the inode LRU (head: the oldest) */
 	int8_t state;			/* enum sim_vfs_state */
 	uint8_t referenced;		/* DCACHE_REFERENCED: used again since the last scan */
@@ -269,8 +283,11 @@ void sim_xnode_account(struct sim *s, int32_t id, int resident, int shadows);
 int32_t sim_slot_find(const struct sim *s, uint64_t ino, uint64_t index);
 
 /* sim-vfs.c, for sim-lru.c and sim-xarray.c */
-/* The file of page (@ino, @index) about to be charged: made, or its dentry used again. Return: 0 or -1. */
-int sim_vfs_use(struct sim *s, uint64_t ino, uint64_t index);
+/*
+ * The file of the page in @slot, about to be charged: made, or its dentry
+ * used again; its xarray node learns the file's number. Return: 0 or -1.
+ */
+int sim_vfs_use(struct sim *s, int32_t slot);
 /* The number of file @ino in the vfs model, or SIM_NONE. */
 int32_t sim_vfs_find(const struct sim *s, uint64_t ino);
 /* File @id gained (negative: lost) @resident pages and @shadows shadow entries. */
