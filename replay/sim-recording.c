@@ -713,7 +713,8 @@ static int load_written(struct vms_window *w, struct whatif_rec *r)
 		free(d);
 		return vms_error("reading writeback_dirty_folio: %s", sqlite3_errmsg(w->sql));
 	}
-	qsort(d, n, sizeof(*d), cmp_dirtied);
+	if (n)	/* (qsort() of no rows: d is NULL) */
+		qsort(d, n, sizeof(*d), cmp_dirtied);
 	for (k = 0; k < r->nfm && n; k++) {
 		struct whatif_filemap *f = &r->fm[k];
 		struct dirtied key = { f->ino & INO_BITS, f->index, 0 }, *hit;
