@@ -24,6 +24,7 @@
 #include "cli.h"
 #include "cgroup-run.h"
 #include "counters.h"
+#include "exec-maps.h"
 #include "instance.h"
 #include "live.h"
 #include "exact-inputs.h"
@@ -179,6 +180,7 @@ int cmd_record(int argc, const char **argv)
 	int remove_instance = 0;
 	struct live_session *live = NULL;
 	struct counters *counters = NULL;
+	struct exec_maps *exec_maps = NULL;
 	struct exact_inputs *exact = NULL;
 	int no_exact = 0, no_memcg_sampling = 0;
 	struct vms_sink *sink = NULL;
@@ -198,7 +200,8 @@ int cmd_record(int argc, const char **argv)
 			   "counter sampling and buffer drain interval (default 100)", 1, 3600000,
 			   "milliseconds"),
 		OPT_STRING('m', "memcg", &memcg, "PATH",
-			   "also sample PATH/memory.stat (cgroup v1 or v2 directory)"),
+			   "also sample PATH/memory.stat (cgroup v1 or v2 directory) and\n"
+			   "the file ranges its tasks map executable (/proc/PID/maps)"),
 		OPT_CALLBACK('b', "buffer-kb", &lopt.buffer_kb, "KB",
 			     "ring buffer per CPU (default 16384; 0: the kernel's)", parse_buffer_kb,
 			     "0 or a whole number of KiB from 64 to 4194304"),
@@ -332,6 +335,8 @@ int cmd_record(int argc, const char **argv)
 	counters = counters_new(db, no_memcg_sampling ? NULL : memcg);
 	if (!counters || (memcg && counters_store_memcg_swappiness(db, memcg)))
 		goto fail_db;
+	if (memcg && !(exec_maps = exec_maps_new(db, memcg)))
+		goto fail_db;
 	live = live_open(&lopt, db, sink);
 	if (!live)
 		goto fail_db;
@@ -343,7 +348,7 @@ int cmd_record(int argc, const char **argv)
 
 	/* counters are sampled only while tracing is on, so that the first and the
 	 * last sample bracket exactly what the trace saw */
-	if (live_start(live) || counters_sample(counters))
+	if (live_start(live) || counters_sample(counters) || exec_maps_poll(exec_maps, 1))
 		goto fail_live;
 	if (command) {
 		child = start_command(command, cg);
@@ -357,7 +362,7 @@ int cmd_record(int argc, const char **argv)
 
 		/* leave time for the sampler and for a stop request under any load */
 		if (live_drain(live, interval_ms / 1000.0) < 0 || counters_sample(counters) ||
-		    exact_inputs_poll(exact) < 0)
+		    exec_maps_poll(exec_maps, 0) || exact_inputs_poll(exact) < 0)
 			goto fail_live;
 		now = vms_now();
 		if (now - last_commit >= 1.0) {
@@ -392,7 +397,8 @@ int cmd_record(int argc, const char **argv)
 	if (!quiet && tty)
 		fprintf(stderr, "\r\033[K");
 	/* detaching the BPF program takes a while: after tracing stops, not between */
-	if (counters_sample(counters) || live_stop(live) || exact_inputs_finish(exact) ||
+	if (counters_sample(counters) || exec_maps_poll(exec_maps, 1) || live_stop(live) ||
+	    exact_inputs_finish(exact) ||
 	    live_store_losses(live, db))
 		goto fail_live;
 	capture_cpu = cpu_seconds();
@@ -467,6 +473,7 @@ out:
 	exact_inputs_close(exact);
 	live_close(live);
 	counters_free(counters);
+	exec_maps_free(exec_maps);
 	vms_sink_free(sink);
 	vms_db_close(db);
 	free(lopt.events);
