@@ -39,7 +39,9 @@ static const struct cli_help whatif_help = {
 		"events were recorded) and access=sequential (between two recorded insertions\n"
 		"of a file the workload used the pages in between: hits the recording cannot\n"
 		"show) and access=protected (the same, and the pages so used are ones the\n"
-		"kernel protected, as it does exec-mapped pages).\n"
+		"kernel protected, as it does exec-mapped pages), and exec=protected (the file\n"
+		"ranges the memcg's tasks mapped executable, which record -m samples, are\n"
+		"protected as the kernel protects VM_EXEC pages).\n"
 		"\n"
 		"Exit status: 0 done; 1 DB unreadable, or the recording lacks what the\n"
 		"simulation needs (the message names it); 2 usage error. See docs/whatif.md.\n",
@@ -91,7 +93,7 @@ static int parse_whatif_options(int argc, const char **argv, struct whatif_opts 
 		OPT_STRING_LIST('s', "set", &set, "K=V", "change a knob (repeatable; knobs below)"),
 		OPT_STRING_LIST('a', "assume", &assume, "K=V",
 				"a knob value the recording lacks (same names);\n"
-				"or demand=counters, access=sequential|protected (below)"),
+				"or demand=counters, access=sequential|protected, exec=protected (below)"),
 		OPT_WINDOW(&win, "the run"),
 		OPT_FORMAT(&o->fmt),
 		OPT_MODE(0, "list-knobs", &o->list_knobs,
@@ -106,7 +108,7 @@ static int parse_whatif_options(int argc, const char **argv, struct whatif_opts 
 	if (!stop && o->list_knobs) {
 		for (i = 0; i < K_NKNOBS; i++)
 			printf("%s\n", whatif_knob_names[i]);
-		printf("demand\naccess\n");
+		printf("demand\naccess\nexec\n");
 		stop = 1;
 	}
 	if (!stop && (take_changes(opts, "--set", &set, o->set, &o->nset) ||
@@ -201,6 +203,16 @@ static int settle_knobs(const struct whatif_opts *o, struct run *run)
 		}
 		if (!strcmp(o->assume[i], "access=protected")) {
 			r->sequential = r->protect = 1;
+			continue;
+		}
+		if (!strcmp(o->assume[i], "exec=protected")) {
+			if (!r->exec_recorded)
+				return vms_error("--assume exec=protected: the recording has no exec "
+						 "mappings ('vmscope record -m' reads them from "
+						 "/proc/PID/maps of the memcg's tasks; an import, a "
+						 "recording without -m or an older one has none)");
+			if (!r->use_exec)
+				whatif_exec_mark(r);
 			continue;
 		}
 		if (parse_knob(o->assume[i], &k, &v))
@@ -325,8 +337,8 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 		{ "model: pages", "clean: file reclaim never waits for writeback; no MGLRU; slab "
 		  "only as the vfs model has it (model: vfs)" },
 		{ "model: referenced", "pages are mapped: one comes in referenced, an inactive scan "
-		  "keeps a referenced page once and activates it when referenced again; no exec "
-		  "protection on the active list; a page the recording wrote (dirtied within 1 s of "
+		  "keeps a referenced page once and activates it when referenced again (exec-mapped "
+		  "pages: model: exec); a page the recording wrote (dirtied within 1 s of "
 		  "its insertion) is unmapped and reclaimed at its first scan" },
 		{ "model: shadows", "file shadows sit in xarray nodes of 64 pages; the shadow "
 		  "shrinker frees shadow-only nodes beyond one per 8 LRU pages, oldest first, half "
@@ -396,6 +408,25 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 		a[n].source = r->protect ? "--assume access=protected" :
 			      r->sequential ? "--assume access=sequential" : "default";
 		a[n++].firmness = "assumed";
+	}
+	if (n < max && r->fm) {
+		snprintf(a[n].item, sizeof(a[n].item), "model: exec");
+		if (r->use_exec)
+			snprintf(a[n].value, sizeof(a[n].value), "%ld file range(s), %lld pages, mapped "
+				 "executable by the memcg's tasks (for the whole window): their %ld "
+				 "insertions are protected as VM_EXEC pages (activated at their first "
+				 "referenced scan, kept active while referenced)",
+				 r->exec_ranges, r->exec_pages, r->exec_marked);
+		else if (r->exec_recorded)
+			snprintf(a[n].value, sizeof(a[n].value), "%ld file range(s), %lld pages, mapped "
+				 "executable were recorded and not used: no exec protection "
+				 "(--assume exec=protected uses them)", r->exec_ranges, r->exec_pages);
+		else
+			snprintf(a[n].value, sizeof(a[n].value), "no exec mappings recorded: no exec "
+				 "protection");
+		a[n].source = r->use_exec ? "--assume exec=protected" :
+			      r->exec_recorded ? "default" : "missing";
+		a[n++].firmness = r->use_exec ? "sampled" : "assumed";
 	}
 	if (n < max && r->memcg) {
 		snprintf(a[n].item, sizeof(a[n].item), "memcg reclaimers");

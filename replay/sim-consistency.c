@@ -43,7 +43,8 @@ static const char *why(const struct whatif_rec *r, int demand_counters, int m, d
 	if (m == M_RECLAIMED_ANON && err < 0)
 		return "less anon reclaimed than recorded: the kernel kept referenced exec-mapped "
 		       "file pages on the active list and its file cost grew with their rotations, "
-		       "which tips the anon/file balance; the model has no exec protection";
+		       "which tips the anon/file balance; without --assume exec=protected the model has "
+		       "no exec protection";
 	if (m == M_RECLAIMED_ANON)
 		return "more anon reclaimed than recorded: the simulated file lists hold fewer "
 		       "referenced pages than the kernel's (mapped-page references are modeled only "

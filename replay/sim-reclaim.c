@@ -18,7 +18,8 @@
  * mapped by the access that brought it in, but for pages the recording
  * shows written (sim_access_written(): unmapped, reclaimed at first scan) (folio_check_references() of a
  * mapped page: kept once when referenced, activated when referenced again;
- * the kernel reclaims unmapped referenced pages), no exec protection, slab
+ * the kernel reclaims unmapped referenced pages), exec protection only for
+ * pages marked protected (sim-exec.c, or --assume access=protected), slab
  * only as sim-vfs.c models it (a memcg's file dentries and inodes), no MGLRU, kswapd runs to the high watermark at the moment of the
  * allocation that wakes it, and memory.low/min protection is absent.
  */
@@ -172,7 +173,7 @@ static void ask_scan_balance(struct sim *s, const struct vms_pass_input *in_pass
 	kl_scan_balance(in, in->anon_cost.v, in->file_cost.v, d);
 }
 
-/* shrink_active_list(): every page taken goes to the inactive list (no exec protection) */
+/* shrink_active_list(): a page taken goes to the inactive list, but a referenced protected one */
 static void shrink_active(struct sim *s, enum sim_lru lru, long long nr)
 {
 	int file = lru == SIM_ACTIVE_FILE;

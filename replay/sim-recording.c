@@ -636,6 +636,7 @@ static int load_filemap(struct vms_window *w, struct whatif_rec *r)
 		f->index = (uint64_t)index;
 		f->removed = (int16_t)removed;
 		f->written = 0;
+		f->exec = 0;
 		f->pages = 1 << (order & 15);
 	}
 	if (rc != SQLITE_DONE)
@@ -877,7 +878,7 @@ int whatif_rec_load(struct vms_window *w, struct whatif_rec *r)
 	if (load_knobs(w, r) || load_reclaim(w, r) || load_outcome(w, r) ||
 	    load_memory(w, r, page_size))
 		return -1;
-	if (load_filemap(w, r) || load_written(w, r) || load_vfs(w, r))
+	if (load_filemap(w, r) || load_written(w, r) || whatif_load_exec(w, r) || load_vfs(w, r))
 		return -1;
 	return 0;
 }
@@ -886,5 +887,6 @@ void whatif_rec_release(struct whatif_rec *r)
 {
 	free(r->smp);
 	free(r->fm);
+	free(r->exec);
 	memset(r, 0, sizeof(*r));
 }

@@ -69,6 +69,7 @@ struct recorded_cache {
 	long long last[MAX_INODES], max[MAX_INODES];	/* last page used, highest seen */
 	int n;
 	int protect;			/* the pages so used are protected (--assume access=protected) */
+	const struct whatif_rec *rec;	/* its exec-mapped ranges protect the pages they cover */
 	long long max_gap;		/* pages: twice the lruvec's limit, or the node's pages */
 };
 
@@ -94,7 +95,7 @@ static int fill_gap(struct sim *s, struct recorded_cache *c, uint64_t ino, long 
 
 	for (g = from; g <= to; g++)
 		if (sim_resident(c->resident, ino, (uint64_t)g) &&
-		    (c->protect ? sim_access_protected(s, ino, (uint64_t)g) :
+		    (c->protect || (c->rec && whatif_exec_covered(c->rec, ino, (uint64_t)g)) ? sim_access_protected(s, ino, (uint64_t)g) :
 				  sim_access(s, ino, (uint64_t)g)) < 0)
 			return -1;
 	return 0;
@@ -162,6 +163,7 @@ static int filemap_event(struct sim *s, struct recorded_cache *c, const struct w
 		if (f->removed == 1)
 			sim_remove(s, f->ino, f->index + i);
 		else if (!f->removed && (f->written ? sim_access_written(s, f->ino, f->index + i) :
+					 f->exec ? sim_access_protected(s, f->ino, f->index + i) :
 					 sim_access(s, f->ino, f->index + i)) < 0)
 			return -1;
 	}
@@ -283,6 +285,7 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 			goto out;
 		}
 		rc_cache->protect = r->protect;
+		rc_cache->rec = r->use_exec ? r : NULL;
 		rc_cache->max_gap = 2 * (cfg.reclaimer == VMS_MEMCG ? cfg.limit : cfg.node_pages);
 	}
 	st = sim_stats(s);

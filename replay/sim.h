@@ -359,8 +359,9 @@ struct whatif_filemap {
 	int16_t removed;		/* 0 inserted, 1 deleted outside reclaim (truncation),
 					 * 2 evicted by the recording's reclaim (the simulation
 					 * decides its own evictions; kept to know what was resident) */
-	int16_t written;		/* inserted by a write: the recording dirtied it within 1 s
+	int8_t written;			/* inserted by a write: the recording dirtied it within 1 s
 					 * (writeback_dirty_folio), so it is not mapped */
+	int8_t exec;			/* a page of a range mapped executable (sim-exec.c) */
 };
 
 struct whatif_rec {
@@ -404,6 +405,12 @@ struct whatif_rec {
 	int nofs_permille;		/* memcg reclaim calls without __GFP_FS, per 1000 */
 	long long max_lru_kmem;		/* the largest LRU total + kmem of the samples */
 	long written;			/* insertions marked written (writeback_dirty_folio) */
+	int exec_recorded;		/* the exec_mapping table has rows */
+	struct whatif_exec_range *exec;	/* sorted by (ino, first), merged */
+	long exec_ranges;		/* exec-mapped file ranges (merged) */
+	long long exec_pages;		/* pages they span */
+	long exec_marked;		/* insertions marked exec */
+	int use_exec;			/* --assume exec=protected: whatif_exec_mark() ran */
 	long long scanned_recorded;
 };
 
@@ -415,6 +422,16 @@ struct whatif_rec {
  */
 int whatif_rec_load(struct vms_window *w, struct whatif_rec *r);
 void whatif_rec_release(struct whatif_rec *r);
+/*
+ * Read the file ranges the recording's exec_mapping table names (merged,
+ * into r->exec). Without any (an import, a recording without -m or an
+ * older one) r->exec_recorded stays 0. Return: 0 or -1 with vms_error set.
+ */
+int whatif_load_exec(struct vms_window *w, struct whatif_rec *r);
+/* Mark the insertions of @r those ranges cover (f->exec), count them, set r->use_exec. */
+void whatif_exec_mark(struct whatif_rec *r);
+/* Whether page @index of file key @ino is in an exec-mapped range of @r. */
+int whatif_exec_covered(const struct whatif_rec *r, uint64_t ino, uint64_t index);
 /*
  * Kernel watermarks (__setup_per_zone_wmarks) summed over the zones of @r
  * for @min_free_kbytes and @scale_factor: out[0..2] = min, low, high.

@@ -158,6 +158,19 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'thrash: file refaults, anon and 
 	grep -q "^file refaults (memcg workingset_refault_file): $rf in" thrash.out
 '
 
+test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'thrash: record -m stored the exec mapping of the data file, the file most inserted' '
+	# the first half of the data file, mapped PROT_EXEC: 128 MiB in pages
+	half=$((128 * 1024 * 1024 / $(getconf PAGESIZE)))
+	assert_eq "$(q thrash.db "SELECT COUNT(*) FROM exec_mapping
+		WHERE path LIKE '\''%/data'\'' AND pgoff = 0 AND pages = $half")" 1 &&
+	assert_eq "$(q thrash.db "SELECT s_dev || '\'':'\'' || i_ino FROM exec_mapping WHERE path LIKE '\''%/data'\''")" \
+		"$(q thrash.db "SELECT s_dev || '\'':'\'' || i_ino FROM mm_filemap_add_to_page_cache
+			GROUP BY s_dev, i_ino ORDER BY COUNT(*) DESC LIMIT 1")" &&
+	vmscope whatif thrash.db -a exec=protected > /dev/null &&
+	q thrash.db "SELECT value FROM whatif_assumption WHERE item = '\''model: exec'\''" > v &&
+	grep -q "pages, mapped executable by the memcg.s tasks .*: their [1-9][0-9]* insertions are protected" v
+'
+
 test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'thrash: nothing left behind' '
 	left_nothing thrash
 '

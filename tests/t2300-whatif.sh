@@ -166,6 +166,28 @@ test_expect_success SQLITE3 'access=protected: the same loop, the assumption sto
 		WHERE scenario = '\''memcg.limit=200'\'' AND item = '\''demand: access'\''")" "--assume access=protected"
 '
 
+test_expect_success SQLITE3 'exec=protected: refused without exec mappings, named' '
+	test_expect_code 1 vmscope whatif loop.db -a memcg.swappiness=60 -a exec=protected 2> err &&
+	grep -q "no exec mappings" err &&
+	vmscope whatif loop.db -a memcg.swappiness=60 > /dev/null &&
+	assert_eq "$(sql loop.db "SELECT source FROM whatif_assumption
+		WHERE scenario = '\''no change'\'' AND item = '\''model: exec'\''")" missing
+'
+
+test_expect_success SQLITE3 'exec=protected: two overlapping mappings of pages 0..49 mark 250 of the 750 insertions' '
+	cp loop.db exec.db &&
+	sql exec.db "INSERT INTO exec_mapping (ts, pid, s_dev, i_ino, pgoff, pages, path) VALUES
+		(1000000000, 42, 8388609, 77, 0, 30, '\''/x'\''), (1000000000, 43, 8388609, 77, 20, 30, '\''/x'\''),
+		(1000000000, 42, 8388609, 78, 0, 150, '\''/other file'\'')" &&
+	vmscope whatif exec.db -a memcg.swappiness=60 > /dev/null &&
+	sql exec.db "SELECT value FROM whatif_assumption WHERE item = '\''model: exec'\''" > v &&
+	grep -q "^2 file range(s), 200 pages, mapped executable were recorded and not used" v &&
+	vmscope whatif exec.db -a memcg.swappiness=60 -a exec=protected > /dev/null &&
+	sql exec.db "SELECT value, source FROM whatif_assumption WHERE item = '\''model: exec'\''" > v &&
+	grep -q "^2 file range(s), 200 pages, .* their 250 insertions are protected" v &&
+	grep -q "|--assume exec=protected$" v
+'
+
 test_expect_success SQLITE3 'without filemap events it refuses, unless counter demand is accepted' '
 	cp loop.db counters.db &&
 	sql counters.db "DELETE FROM event_generic" &&
