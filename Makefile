@@ -154,6 +154,7 @@ LIB_OBJS += replay/sim-store.o
 LIB_OBJS += replay/sim-consistency.o
 LIB_OBJS += replay/sim-vfs.o
 LIB_OBJS += replay/sim-exec.o
+LIB_OBJS += replay/whatif-rerun.o
 LIB_OBJS += replay/sim-xarray.o
 LIB_OBJS += replay/sim-index.o
 LIB_OBJS += record/decode.o
@@ -306,6 +307,9 @@ demo-run: all
 	xz -dc samples/traces/thrash.db.xz > thrash.db
 	./vmscope report thrash.db vmstat
 	./vmscope replay thrash.db --policy v4.12-actual-reclaim --show 5
+	xz -dc samples/traces/thrash-pair-s0.db.xz > thrash-s0.db
+	xz -dc samples/traces/thrash-pair-s60.db.xz > thrash-s60.db
+	./vmscope whatif thrash-s0.db --set memcg.swappiness=60 --rerun thrash-s60.db
 
 test: check
 

@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "replay.h"
 #include "sim.h"
+#include "whatif-rerun.h"
 #include "vms-table.h"
 #include "vms-window.h"
 
@@ -55,7 +56,7 @@ static const char *const not_modeled[K_NKNOBS] = {
 #define MAX_CHANGES 16
 
 struct whatif_opts {
-	const char *path, *policy;
+	const char *path, *policy, *rerun;
 	const char *set[MAX_CHANGES], *assume[MAX_CHANGES];
 	int nset, nassume;
 	double from_s, to_s;
@@ -94,6 +95,9 @@ static int parse_whatif_options(int argc, const char **argv, struct whatif_opts 
 		OPT_STRING_LIST('a', "assume", &assume, "K=V",
 				"a knob value the recording lacks (same names);\n"
 				"or demand=counters, access=sequential|protected, exec=protected (below)"),
+		OPT_STRING(0, "rerun", &o->rerun, "DB2",
+			   "a real rerun of the workload with the changes: set the\n"
+			   "prediction beside what it recorded (and the trivial predictor)"),
 		OPT_WINDOW(&win, "the run"),
 		OPT_FORMAT(&o->fmt),
 		OPT_MODE(0, "list-knobs", &o->list_knobs,
@@ -505,6 +509,29 @@ static int policy_use(const char *label, const struct sim_policy_use *use,
 	return 1;
 }
 
+/*
+ * --rerun: say where the rerun ran with other knobs than the whatif
+ * simulates (the comparison is then not of the same change): on stderr
+ * and under the table @t.
+ */
+static void rerun_mismatch(const struct run *run, const struct whatif_rerun *rr, struct table *t)
+{
+	int k;
+
+	if (rr->memcg != run->rec.memcg)
+		vms_warning("the rerun '%s' is of %s, the recording of %s: not the same lruvec",
+			    rr->path, rr->memcg ? "a memcg" : "the node",
+			    run->rec.memcg ? "a memcg" : "the node");
+	for (k = 0; k < K_NKNOBS; k++) {
+		if (!knob_used(&run->rec, k) || !rr->known[k] || rr->knob[k] == run->new_knob[k])
+			continue;
+		vms_warning("the rerun '%s' ran with %s=%lld, the whatif simulates %lld: not the same "
+			    "change", rr->path, whatif_knob_names[k], rr->knob[k], run->new_knob[k]);
+		table_note(t, "the rerun ran with %s=%lld, the whatif simulates %lld: not the same "
+			   "change", whatif_knob_names[k], rr->knob[k], run->new_knob[k]);
+	}
+}
+
 static struct table *assumption_table(const struct whatif_assumption *a, int n)
 {
 	struct table *t = table_new("whatif", "assumptions", "Assumptions of the simulation");
@@ -530,7 +557,9 @@ int cmd_whatif(int argc, const char **argv)
 {
 	struct whatif_point *bseries = NULL, *wseries = NULL;
 	struct policy_instance pol = { 0 };
-	struct table *t1 = NULL, *t2 = NULL;
+	struct table *t1 = NULL, *t2 = NULL, *t3 = NULL;
+	struct whatif_rerun rerun;
+	struct whatif_rerun_row rerun_rows[M_NMETRICS];
 	struct whatif_assumption asm_rows[32];
 	double base[M_NMETRICS], wi[M_NMETRICS];
 	struct vms_window w = { 0 };
@@ -568,8 +597,24 @@ int cmd_whatif(int argc, const char **argv)
 		na += policy_use(pol.label ? pol.label : o.policy, &use, &asm_rows[na]);
 	na += whatif_consistency(&run->rec, run->demand_counters, base, asm_rows + na,
 				 (int)(sizeof(asm_rows) / sizeof(asm_rows[0])) - na);
+	if (o.rerun) {
+		int changed = has_policy, k;
+
+		for (k = 0; k < K_NKNOBS; k++)
+			changed |= run->new_knob[k] != run->base_knob[k];
+		if (whatif_rerun_load(o.rerun, &rerun))
+			goto fail;
+		whatif_rerun_compare(&rerun, &run->rec, base, wi, changed, rerun_rows);
+		t3 = whatif_rerun_table(&rerun, &run->rec, wi, rerun_rows);
+		if (!t3) {
+			vms_error("out of memory");
+			goto fail;
+		}
+		rerun_mismatch(run, &rerun, t3);
+	}
 	if (vms_db_apply_schema_file(db, "930-whatif.sql") || vms_db_exec(db, "BEGIN") ||
 	    whatif_store(db, run->scenario, &run->rec, base, wi, bseries, wseries, nb, asm_rows, na) ||
+	    whatif_rerun_store(db, run->scenario, o.rerun ? &rerun : NULL, rerun_rows) ||
 	    vms_db_exec(db, "COMMIT"))
 		goto fail;
 	t1 = outcome_table(run, base, wi);
@@ -582,6 +627,8 @@ int cmd_whatif(int argc, const char **argv)
 	out_meta(out, "database", o.path);
 	out_meta(out, "scenario", run->scenario);
 	out_table(out, t1);
+	if (t3)
+		out_table(out, t3);
 	out_table(out, t2);
 	rc = out_close(out) ? error("cannot write to standard output") : 0;
 	out = NULL;
@@ -593,6 +640,7 @@ out:
 		out_close(out);
 	table_free(t1);
 	table_free(t2);
+	table_free(t3);
 	free(bseries);
 	free(wseries);
 	whatif_rec_release(&run->rec);
