@@ -231,7 +231,7 @@ int cmd_record(int argc, const char **argv)
 			 "with -m: do not keep the memcg's decision inputs exactly (BPF)"),
 		OPT_BOOL(0, "no-memcg-sampling", &no_memcg_sampling,
 			 "with -m: do not sample memory.stat (each read flushes the\n"
-			 "memcg's stats, which reclaim then sees)"),
+			 "memcg's stats, which reclaim then sees) nor its tasks' maps"),
 		OPT_REST(&command),
 		OPT_END(),
 	};
@@ -335,7 +335,8 @@ int cmd_record(int argc, const char **argv)
 	counters = counters_new(db, no_memcg_sampling ? NULL : memcg);
 	if (!counters || (memcg && counters_store_memcg_swappiness(db, memcg)))
 		goto fail_db;
-	if (memcg && !(exec_maps = exec_maps_new(db, memcg)))
+	/* reading maps takes each task's mmap lock: not with --no-memcg-sampling */
+	if (memcg && !no_memcg_sampling && !(exec_maps = exec_maps_new(db, memcg)))
 		goto fail_db;
 	live = live_open(&lopt, db, sink);
 	if (!live)

@@ -102,6 +102,27 @@ test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 '--cgroup PATH: the command runs 
 	test "$(sql given.db "SELECT COUNT(*) FROM counter_sample WHERE scope = \"$ROOTCG/vmscope-t1240-$$\"")" -ge 2
 '
 
+test_expect_success ROOT,TRACEFS,MEMCG,SQLITE3 'exec mappings: of the tasks of a cgroup below the memcg too, one row per file range' '
+	cg="$ROOTCG/vmscope-t1240x-$$" &&
+	mkdir "$cg" && test_cleanup "rmdir $cg" &&
+	mkdir "$cg/child" && test_cleanup "rmdir $cg/child; sleep 0.5; rmdir $cg/child" &&
+	{ sh -c "echo \$\$ > $cg/child/cgroup.procs && exec sleep 30" & } &&
+	pid=$! &&
+	{ sh -c "echo \$\$ > $cg/child/cgroup.procs && exec sleep 30" & } &&
+	pid2=$! &&
+	test_cleanup "kill $pid $pid2" &&
+	sleep 0.3 &&
+	vmscope record -q -o ex.db -m "$cg" -e vmscan -d 0.5 &&
+	sleep_bin=$(realpath "$(command -v sleep)") &&
+	# two tasks map the same sleep binary: one row, the first task seen with it
+	assert_eq "$(sql ex.db "SELECT COUNT(*) FROM exec_mapping WHERE path = \"$sleep_bin\"")" 1 &&
+	assert_eq "$(sql ex.db "SELECT i_ino FROM exec_mapping WHERE path = \"$sleep_bin\"")" "$(stat -c %i "$sleep_bin")" &&
+	sql ex.db "SELECT pid FROM exec_mapping WHERE path = \"$sleep_bin\"" | grep -qx "$pid\|$pid2" &&
+	vmscope record -q -o nomaps.db -m "$cg" --no-memcg-sampling -e vmscan -d 0.3 &&
+	assert_eq "$(sql nomaps.db "SELECT COUNT(*) FROM exec_mapping")" 0 &&
+	kill $pid $pid2
+'
+
 test_expect_success 'bad combinations are usage errors that create nothing' '
 	test_must_fail vmscope record -o u.db --memory-limit 32M 2> err &&
 	grep -q "give it after --" err &&
