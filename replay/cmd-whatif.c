@@ -210,6 +210,10 @@ static int settle_knobs(const struct whatif_opts *o, struct run *run)
 			continue;
 		}
 		if (!strcmp(o->assume[i], "exec=protected")) {
+			if (!r->fm)
+				return vms_error("--assume exec=protected: the recording has no "
+						 "filemap demand for the exec mappings to mark (record "
+						 "filemap:mm_filemap_add_to_page_cache)");
 			if (!r->exec_recorded)
 				return vms_error("--assume exec=protected: the recording has no exec "
 						 "mappings ('vmscope record -m' reads them from "
@@ -588,6 +592,9 @@ int cmd_whatif(int argc, const char **argv)
 	if (!db || vms_window_open(&w, o.from_s, o.to_s, o.has_from, o.has_to) ||
 	    whatif_rec_load(&w, &run->rec) || settle_knobs(&o, run))
 		goto fail;
+	/* the rerun first: a bad one fails before the simulations, not after */
+	if (o.rerun && whatif_rerun_load(o.rerun, o.from_s, o.to_s, o.has_from, o.has_to, &rerun))
+		goto fail;
 	if (whatif_simulate(&run->rec, run->base_knob, NULL, base, &bseries, &nb, NULL) ||
 	    whatif_simulate(&run->rec, run->new_knob, has_policy ? &pol : NULL, wi, &wseries, &nw,
 			    &use))
@@ -602,8 +609,6 @@ int cmd_whatif(int argc, const char **argv)
 
 		for (k = 0; k < K_NKNOBS; k++)
 			changed |= run->new_knob[k] != run->base_knob[k];
-		if (whatif_rerun_load(o.rerun, &rerun))
-			goto fail;
 		whatif_rerun_compare(&rerun, &run->rec, base, wi, changed, rerun_rows);
 		t3 = whatif_rerun_table(&rerun, &run->rec, wi, rerun_rows);
 		if (!t3) {

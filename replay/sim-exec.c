@@ -6,7 +6,8 @@
  * them as 6.18 protects a VM_EXEC file page: folio_check_references()
  * activates it at its first referenced scan, shrink_active_list() keeps it
  * active while referenced. The ranges are taken as mapped for the whole
- * window (the union over the tasks and the samples). Used when asked
+ * window (the union over the tasks and the samples); a folio counts as
+ * covered when its first page is. Used when asked
  * (--assume exec=protected): on the thrash pairs it gets the anon/file
  * balance right but loses the file sizes (docs/whatif.md).
  */
@@ -50,8 +51,6 @@ static long merge_ranges(struct whatif_exec_range *e, long n)
 
 static int covered(const struct whatif_exec_range *e, long n, uint64_t ino, uint64_t index)
 {
-	if (!n)
-		return 0;
 	long lo = 0, hi = n;
 
 	while (lo < hi) {	/* the first range after (ino, index) */
@@ -69,23 +68,17 @@ static int read_ranges(struct vms_window *w, struct whatif_exec_range **out, lon
 {
 	sqlite3_stmt *st;
 	struct whatif_exec_range *e = NULL;
-	long n = 0, alloc = 0;
-	int rc;
+	int n = 0, alloc = 0, rc;
 
 	st = vms_window_prepare(w, "SELECT s_dev, i_ino, pgoff, pages FROM exec_mapping "
 			       "WHERE pages > 0 AND pgoff >= 0");
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == alloc) {
-			struct whatif_exec_range *p = realloc(e, (alloc = alloc ? 2 * alloc : 64) * sizeof(*p));
-
-			if (!p) {
-				sqlite3_finalize(st);
-				free(e);
-				return vms_error("out of memory (exec mappings)");
-			}
-			e = p;
+		if (vms_array_reserve(&e, &alloc, n, 64, sizeof(*e))) {
+			sqlite3_finalize(st);
+			free(e);
+			return -1;
 		}
 		e[n].ino = (uint64_t)sqlite3_column_int64(st, 1) ^
 			   ((uint64_t)sqlite3_column_int64(st, 0) << 40);
@@ -106,14 +99,10 @@ static int read_ranges(struct vms_window *w, struct whatif_exec_range **out, lon
 int whatif_load_exec(struct vms_window *w, struct whatif_rec *r)
 {
 	struct whatif_exec_range *e = NULL;
-	long long has_table = 0;
 	long n = 0, k;
 
 	r->exec_recorded = 0;
-	if (vms_window_int(w, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'exec_mapping'",
-			   &has_table) < 0)
-		return -1;
-	if (!has_table)
+	if (!whatif_table_exists(w, "exec_mapping"))
 		return 0;
 	if (read_ranges(w, &e, &n))
 		return -1;
@@ -133,7 +122,7 @@ void whatif_exec_mark(struct whatif_rec *r)
 	long k;
 
 	r->use_exec = 1;
-	for (k = 0; k < r->nfm && r->exec_ranges; k++) {
+	for (k = 0; k < r->nfm; k++) {
 		struct whatif_filemap *f = &r->fm[k];
 
 		if (!f->removed && !f->written && whatif_exec_covered(r, f->ino, f->index)) {

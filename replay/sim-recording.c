@@ -70,7 +70,7 @@ static int query_int(struct vms_window *w, const char *sql, const char *arg, lon
 	return vms_window_step_int(w, st, out);
 }
 
-static int table_exists(struct vms_window *w, const char *name)
+int whatif_table_exists(struct vms_window *w, const char *name)
 {
 	long long n = 0;
 
@@ -258,7 +258,7 @@ static int load_outcome(struct vms_window *w, struct whatif_rec *r)
 	r->recorded[M_SECONDS] = k / 1e9;
 	r->has_recorded[M_EPISODES] = r->has_recorded[M_SECONDS] = 1;
 	/* balance_pgdat() runs of node 0 that reclaimed no page (kswapd_failures++) */
-	if (table_exists(w, "kswapd_run")) {
+	if (whatif_table_exists(w, "kswapd_run")) {
 		if (query_int(w, "SELECT COUNT(*) FROM kswapd_run WHERE nid = 0 AND failed "
 			      "AND wake_ts BETWEEN ?1 AND ?2", NULL, &v) < 0)
 			return -1;
@@ -584,8 +584,8 @@ static int load_filemap(struct vms_window *w, struct whatif_rec *r)
 	if (pid_set_load(w, &reclaimers, "SELECT DISTINCT pid FROM mm_vmscan_memcg_reclaim_begin") ||
 	    pid_set_load(w, &kswapds, "SELECT pid FROM task WHERE comm LIKE 'kswapd%'"))
 		goto out;
-	if (table_exists(w, "mm_filemap_add_to_page_cache") &&
-	    table_exists(w, "mm_filemap_delete_from_page_cache") &&
+	if (whatif_table_exists(w, "mm_filemap_add_to_page_cache") &&
+	    whatif_table_exists(w, "mm_filemap_delete_from_page_cache") &&
 	    query_int(w, "SELECT EXISTS (SELECT 1 FROM mm_filemap_add_to_page_cache)", NULL, &typed) < 0)
 		goto out;
 	if (typed) {
@@ -593,7 +593,7 @@ static int load_filemap(struct vms_window *w, struct whatif_rec *r)
 			goto out;
 		src.add = add;
 		src.del = del;
-	} else if (table_exists(w, "event_generic")) {
+	} else if (whatif_table_exists(w, "event_generic")) {
 		if (!(add = vms_window_prepare(w, generic_sql)))
 			goto out;
 		src.add = add;
@@ -688,7 +688,7 @@ static int load_written(struct vms_window *w, struct whatif_rec *r)
 	long n = 0, alloc = 0, k;
 	int rc;
 
-	if (!r->fm || !table_exists(w, "writeback_dirty_folio"))
+	if (!r->fm || !whatif_table_exists(w, "writeback_dirty_folio"))
 		return 0;
 	st = vms_window_prepare(w, "SELECT ino, \"index\", MIN(ts) FROM writeback_dirty_folio "
 			       "WHERE ts BETWEEN ?1 AND ?2 GROUP BY ino, \"index\"");
@@ -819,7 +819,20 @@ static int load_vfs(struct vms_window *w, struct whatif_rec *r)
 	return 0;
 }
 
+static int rec_load(struct vms_window *w, struct whatif_rec *r, int demand);
+
 int whatif_rec_load(struct vms_window *w, struct whatif_rec *r)
+{
+	return rec_load(w, r, 1);
+}
+
+int whatif_rec_load_outcome(struct vms_window *w, struct whatif_rec *r)
+{
+	return rec_load(w, r, 0);
+}
+
+/* @demand: also the filemap demand and what rides on it (written, exec, vfs). */
+static int rec_load(struct vms_window *w, struct whatif_rec *r, int demand)
 {
 	char scope[1024] = "";
 	long long page_size = 4096, n = 0;
@@ -878,7 +891,8 @@ int whatif_rec_load(struct vms_window *w, struct whatif_rec *r)
 	if (load_knobs(w, r) || load_reclaim(w, r) || load_outcome(w, r) ||
 	    load_memory(w, r, page_size))
 		return -1;
-	if (load_filemap(w, r) || load_written(w, r) || whatif_load_exec(w, r) || load_vfs(w, r))
+	if (demand && (load_filemap(w, r) || load_written(w, r) || whatif_load_exec(w, r) ||
+		       load_vfs(w, r)))
 		return -1;
 	return 0;
 }

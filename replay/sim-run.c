@@ -87,6 +87,12 @@ static int cache_slot(struct recorded_cache *c, uint64_t ino)
 	return c->n++;
 }
 
+/* Is a page used between two insertions one the kernel protects (assumed, or exec-mapped)? */
+static int protected_page(const struct recorded_cache *c, uint64_t ino, uint64_t index)
+{
+	return c->protect || (c->rec && whatif_exec_covered(c->rec, ino, index));
+}
+
 /* The workload used pages @from..@to of @ino: access those the recording had resident. */
 static int fill_gap(struct sim *s, struct recorded_cache *c, uint64_t ino, long long from,
 		    long long to)
@@ -95,8 +101,8 @@ static int fill_gap(struct sim *s, struct recorded_cache *c, uint64_t ino, long 
 
 	for (g = from; g <= to; g++)
 		if (sim_resident(c->resident, ino, (uint64_t)g) &&
-		    (c->protect || (c->rec && whatif_exec_covered(c->rec, ino, (uint64_t)g)) ? sim_access_protected(s, ino, (uint64_t)g) :
-				  sim_access(s, ino, (uint64_t)g)) < 0)
+		    (protected_page(c, ino, (uint64_t)g) ? sim_access_protected(s, ino, (uint64_t)g) :
+							  sim_access(s, ino, (uint64_t)g)) < 0)
 			return -1;
 	return 0;
 }

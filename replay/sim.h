@@ -421,7 +421,11 @@ struct whatif_rec {
  * vms_error set (a failed query, or no counter samples in the window).
  */
 int whatif_rec_load(struct vms_window *w, struct whatif_rec *r);
+/* The same without the demand: samples, knobs and the recorded outcome (of a rerun). */
+int whatif_rec_load_outcome(struct vms_window *w, struct whatif_rec *r);
 void whatif_rec_release(struct whatif_rec *r);
+/* Does the database of @w have a table or view @name? (0 also when the query fails) */
+int whatif_table_exists(struct vms_window *w, const char *name);
 /*
  * Read the file ranges the recording's exec_mapping table names (merged,
  * into r->exec). Without any (an import, a recording without -m or an

@@ -22,7 +22,8 @@
 
 #define WITHIN_PCT 25.0
 
-int whatif_rerun_load(const char *path, struct whatif_rerun *rr)
+int whatif_rerun_load(const char *path, double from_s, double to_s, int has_from, int has_to,
+		      struct whatif_rerun *rr)
 {
 	struct vms_window w = { 0 };
 	struct whatif_rec rec = { 0 };
@@ -30,10 +31,12 @@ int whatif_rerun_load(const char *path, struct whatif_rerun *rr)
 
 	memset(rr, 0, sizeof(*rr));
 	rr->path = path;
-	w.db = vms_db_open(path, 0);
+	w.db = vms_db_open(path, VMS_OPEN_READONLY);
 	if (!w.db)
 		return -1;
-	if (vms_window_open(&w, 0, 0, 0, 0) || whatif_rec_load(&w, &rec)) {
+	/* the same window, in seconds from the start of each run */
+	if (vms_window_open(&w, from_s, to_s, has_from, has_to) ||
+	    whatif_rec_load_outcome(&w, &rec)) {
 		vms_error("the rerun '%s': %s", path, vms_last_error());
 		goto out;
 	}
@@ -51,13 +54,21 @@ out:
 	return rc;
 }
 
-int whatif_change_sign(double change, double ref)
+/* The sign of a change against @ref: 0 within 5% of it (at least 64 pages). */
+static int change_sign(double change, double ref)
 {
 	double band = fabs(ref) * 0.05;
 
 	if (band < 64)
 		band = 64;
 	return change > band ? 1 : change < -band ? -1 : 0;
+}
+
+/* A metric counted in pages, for which the 64-page floor of a direction means something. */
+static int in_pages(int m)
+{
+	return m == M_REFAULT_FILE || m == M_REFAULT_ANON || m == M_RECLAIMED_FILE ||
+	       m == M_RECLAIMED_ANON || m == M_SWAPOUT;
 }
 
 static double error_pct(double predicted, double real)
@@ -95,9 +106,9 @@ void whatif_rerun_compare(const struct whatif_rerun *rr, const struct whatif_rec
 		x->whatif_err = error_pct(wi[m], real);
 		x->scaled_err = error_pct(x->scaled, real);
 		x->trivial_err = error_pct(r->recorded[m], real);
-		x->direction = !changed ? NULL :
-			       whatif_change_sign(wi[m] - base[m], base[m]) ==
-			       whatif_change_sign(real - r->recorded[m], r->recorded[m]) ? "right" : "wrong";
+		x->direction = !changed || !in_pages(m) ? NULL :
+			       change_sign(wi[m] - base[m], base[m]) ==
+			       change_sign(real - r->recorded[m], r->recorded[m]) ? "right" : "wrong";
 	}
 }
 
@@ -117,9 +128,9 @@ struct table *whatif_rerun_table(const struct whatif_rerun *rr, const struct wha
 	table_column(t, "metric", NULL, 0);
 	table_column(t, "rerun", NULL, 0);
 	table_column(t, "whatif", NULL, 0);
-	table_column(t, "error", "%", 1);
+	table_column(t, "whatif_error", "%", 1);
 	table_column(t, "scaled", NULL, 0);
-	table_column(t, "error", "%", 1);
+	table_column(t, "scaled_error", "%", 1);
 	table_column(t, "trivial", "%", 1);
 	table_column(t, "direction", NULL, 0);
 	for (m = 0; m < M_NMETRICS; m++) {
@@ -155,9 +166,9 @@ struct table *whatif_rerun_table(const struct whatif_rerun *rr, const struct wha
 	table_note(t, "refault_file, reclaimed_file, reclaimed_anon within +-%.0f%%: whatif %d, "
 		   "scaled %d, trivial %d of %d; direction right %d of %d", WITHIN_PCT, in_raw,
 		   in_scaled, in_trivial, n, right, directed);
-	table_note(t, "direction: whatif - baseline against rerun - recorded, a change within 5%% "
-		   "(or 64 pages) counting as none%s", directed ? "" : "; none here: nothing changed "
-		   "(a repeat shows the spread of the workload)");
+	table_note(t, "direction (of the page counts): whatif - baseline against rerun - recorded, "
+		   "a change within 5%% (or 64 pages) counting as none%s", directed ? "" :
+		   "; none here: nothing changed (a repeat shows the spread of the workload)");
 	return t;
 }
 
@@ -169,15 +180,17 @@ int whatif_rerun_store(struct vms_db *db, const char *scenario, const struct wha
 	int m, rc = -1;
 
 	if (sqlite3_prepare_v2(sql, "DELETE FROM whatif_rerun WHERE scenario = ?", -1, &del, NULL) ||
-	    sqlite3_prepare_v2(sql, "INSERT INTO whatif_rerun VALUES (?, ?, ?, ?, ?, ?, ?, ?)", -1,
-			       &ins, NULL))
+	    sqlite3_prepare_v2(sql, "INSERT INTO whatif_rerun (scenario, metric, rerun_path, rerun, "
+			       "whatif_error_pct, scaled, scaled_error_pct, trivial_error_pct, direction) "
+			       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &ins, NULL))
 		goto fail;
 	sqlite3_bind_text(del, 1, scenario, -1, SQLITE_STATIC);
 	if (sqlite3_step(del) != SQLITE_DONE)
 		goto fail;
 	for (m = 0; rr && m < M_NMETRICS; m++) {
 		const struct whatif_rerun_row *x = &rows[m];
-		const double v[4] = { x->rerun, x->whatif_err, x->scaled_err, x->trivial_err };
+		const double v[5] = { x->rerun, x->whatif_err, x->scaled, x->scaled_err,
+				      x->trivial_err };
 		int i;
 
 		if (!x->usable)
@@ -186,16 +199,16 @@ int whatif_rerun_store(struct vms_db *db, const char *scenario, const struct wha
 		sqlite3_bind_text(ins, 1, scenario, -1, SQLITE_STATIC);
 		sqlite3_bind_text(ins, 2, whatif_metric_names[m], -1, SQLITE_STATIC);
 		sqlite3_bind_text(ins, 3, rr->path, -1, SQLITE_STATIC);
-		for (i = 0; i < 4; i++) {
+		for (i = 0; i < 5; i++) {
 			if (isnan(v[i]))
 				sqlite3_bind_null(ins, 4 + i);
 			else
 				sqlite3_bind_double(ins, 4 + i, v[i]);
 		}
 		if (x->direction)
-			sqlite3_bind_text(ins, 8, x->direction, -1, SQLITE_STATIC);
+			sqlite3_bind_text(ins, 9, x->direction, -1, SQLITE_STATIC);
 		else
-			sqlite3_bind_null(ins, 8);
+			sqlite3_bind_null(ins, 9);
 		if (sqlite3_step(ins) != SQLITE_DONE)
 			goto fail;
 	}

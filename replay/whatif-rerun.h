@@ -26,13 +26,16 @@ struct whatif_rerun_row {
 	int usable;			/* both recordings have the metric */
 	double rerun, scaled;		/* scaled: recorded x whatif / baseline, or whatif */
 	double whatif_err, scaled_err, trivial_err;	/* %, NAN when the rerun recorded 0 */
-	const char *direction;		/* "right", "wrong", NULL without a change */
+	const char *direction;		/* "right", "wrong"; NULL without a change, or not pages */
 };
 
-/* Read the recorded outcome and knobs of the rerun at @path. Return: 0 or -1 (vms_error). */
-int whatif_rerun_load(const char *path, struct whatif_rerun *rr);
-/* The sign of a change against @ref: 0 within 5% of it (at least 64 pages). */
-int whatif_change_sign(double change, double ref);
+/*
+ * Read the recorded outcome and knobs of the rerun at @path, over the
+ * window of the prediction (the same seconds from the start of its run).
+ * Return: 0 or -1 (vms_error).
+ */
+int whatif_rerun_load(const char *path, double from_s, double to_s, int has_from, int has_to,
+		      struct whatif_rerun *rr);
 /* Fill @rows (M_NMETRICS); @changed: the whatif changes something (else no direction). */
 void whatif_rerun_compare(const struct whatif_rerun *rr, const struct whatif_rec *r,
 			  const double *base, const double *wi, int changed,

@@ -46,14 +46,16 @@ CREATE INDEX IF NOT EXISTS outcome_scenario ON outcome (scenario, metric);
 -- The errors are 100 * (predictor - rerun) / rerun, NULL when the rerun
 -- recorded 0. direction: whether whatif - baseline and rerun - recorded
 -- have the same sign, a change within 5% (or 64 pages) counting as none;
--- NULL without a change (a repeat shows the spread of the workload).
+-- NULL without a change (a repeat shows the spread of the workload) and
+-- for the metrics that are not page counts (episodes, seconds, failures).
 CREATE TABLE IF NOT EXISTS whatif_rerun (
 	scenario TEXT NOT NULL,
 	metric TEXT NOT NULL,
 	rerun_path TEXT NOT NULL,      -- the rerun's database, as given
 	rerun REAL,                    -- what the rerun recorded
 	whatif_error_pct REAL,         -- of whatif
-	scaled_error_pct REAL,         -- of recorded x whatif / baseline
+	scaled REAL,                   -- recorded x whatif / baseline (whatif where the baseline is 0)
+	scaled_error_pct REAL,         -- of scaled
 	trivial_error_pct REAL,        -- of recorded: the trivial predictor (nothing changes)
 	direction TEXT                 -- 'right', 'wrong', or NULL
 );

@@ -194,6 +194,9 @@ test_expect_success SQLITE3 'without filemap events it refuses, unless counter d
 	test_expect_code 1 vmscope whatif counters.db -a memcg.swappiness=60 2> err &&
 	grep -q "filemap:mm_filemap_add_to_page_cache" err &&
 	vmscope whatif counters.db -a memcg.swappiness=60 -a demand=counters > out.txt &&
+	test_expect_code 1 vmscope whatif counters.db -a memcg.swappiness=60 -a demand=counters \
+		-a exec=protected 2> err &&
+	grep -q "exec=protected: the recording has no filemap demand" err &&
 	assert_eq "$(sql counters.db "SELECT source FROM whatif_assumption
 		WHERE scenario = '\''no change'\'' AND item = '\''demand'\''")" "--assume demand=counters"
 '
