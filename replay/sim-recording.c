@@ -221,7 +221,7 @@ static int load_reclaim(struct vms_window *w, struct whatif_rec *r)
 static int load_outcome(struct vms_window *w, struct whatif_rec *r)
 {
 	const struct whatif_sample *a = &r->smp[0], *b = &r->smp[r->nsmp - 1];
-	long long v, k;
+	long long v, k, episodes;
 
 	r->recorded[M_REFAULT_FILE] = b->refault[1] - a->refault[1];
 	r->recorded[M_REFAULT_ANON] = b->refault[0] - a->refault[0];
@@ -254,6 +254,7 @@ static int load_outcome(struct vms_window *w, struct whatif_rec *r)
 			return -1;
 		k = d + kd;
 	}
+	episodes = v;
 	r->recorded[M_EPISODES] = v;
 	r->recorded[M_SECONDS] = k / 1e9;
 	r->has_recorded[M_EPISODES] = r->has_recorded[M_SECONDS] = 1;
@@ -266,9 +267,9 @@ static int load_outcome(struct vms_window *w, struct whatif_rec *r)
 		r->has_recorded[M_KSWAPD_FAILURES] = 1;
 	}
 	r->ns_per_scanned = r->scanned_recorded ? (double)k / r->scanned_recorded : 0;
-	if (r->memcg && v > 0)
+	if (r->memcg && episodes > 0)
 		r->charge_batch = (long long)((r->recorded[M_RECLAIMED_FILE] +
-					       r->recorded[M_RECLAIMED_ANON]) / v + 0.5);
+					       r->recorded[M_RECLAIMED_ANON]) / episodes + 0.5);
 	if (r->charge_batch < 64)
 		r->charge_batch = 64;
 	return 0;
