@@ -169,18 +169,27 @@ static int show_simple(sqlite3 *sql, const char *title, const char *query, const
  * The counter files of `import --counters` and `counters add` (table
  * counter_source, schema 009): nothing for a database older than that table.
  */
-static int show_counter_files(sqlite3 *sql)
+/* Does the database have table @name? Return: 1, 0, or -1 (vms_error set). */
+static int has_table(sqlite3 *sql, const char *name)
 {
 	sqlite3_stmt *st;
 	int has;
 
 	if (sqlite3_prepare_v2(sql, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND"
-			       " name = 'counter_source'", -1, &st, NULL))
+			       " name = ?", -1, &st, NULL))
 		return vms_error("cannot read the schema: %s", sqlite3_errmsg(sql));
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	has = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
-	if (!has)
-		return 0;
+	return has;
+}
+
+static int show_counter_files(sqlite3 *sql)
+{
+	int has = has_table(sql, "counter_source");
+
+	if (has <= 0)
+		return has;
 	return show_simple(sql, "counter files (path, format, clock, samples, span on the trace"
 			   " clock, aligned by: how)",
 			   "SELECT quote(path), format, clock, samples,"
@@ -188,6 +197,26 @@ static int show_counter_files(sqlite3 *sql)
 			   " last_ts / 1e9) END, aligned_by || ': ' || detail"
 			   " FROM counter_source ORDER BY id",
 			   "none (no counters were imported from files)");
+}
+
+/*
+ * The file ranges the memcg's tasks mapped executable (table exec_mapping,
+ * schema 016, written by record with a memcg): nothing for an older database.
+ */
+static int show_exec_mappings(sqlite3 *sql)
+{
+	int has = has_table(sql, "exec_mapping");
+
+	if (has <= 0)
+		return has;
+	return show_simple(sql, "exec mappings of the memcg's tasks (pages, from page, file; the"
+			   " largest 8 of all)",
+			   "SELECT pages, pgoff, quote(COALESCE(path, '-')) ||"
+			   " CASE WHEN rank = 1 THEN printf('  (%d ranges in all)', n) ELSE '' END"
+			   " FROM (SELECT pages, pgoff, path, COUNT(*) OVER () AS n,"
+			   " ROW_NUMBER() OVER (ORDER BY pages DESC, id) AS rank FROM exec_mapping)"
+			   " WHERE rank <= 8 ORDER BY rank",
+			   "none (record reads them with a memcg: -m, --cgroup, --memory-limit)");
 }
 
 int cmd_info(int argc, const char **argv)
@@ -229,6 +258,7 @@ int cmd_info(int argc, const char **argv)
 			"none (this source has no counters; `vmscope record` samples them,"
 			" `vmscope import --counters` reads them from files)") ||
 	    show_counter_files(sql) ||
+	    show_exec_mappings(sql) ||
 	    show_simple(sql, "sysctls", "SELECT name || ' = ' || value FROM sysctl ORDER BY name",
 			"not recorded") ||
 	    show_simple(sql, "tasks with most events (pid, comm, events)",

@@ -8,7 +8,8 @@
 # errors, the trivial predictor, the directions), the directions the
 # physics fixes must be right (no anon reclaimed at 0; anon swapped out at
 # 60, which the recording at 0 never did), and a rerun made with other
-# knobs, or no database at all, is said so. No root.
+# knobs, or no database at all, is said so. And `vmscope info` lists the
+# pair's exec mappings, a hostile path quoted and printable. No root.
 . "$(dirname "$0")/test-lib.sh"
 
 TRACES="$SRC_DIR/samples/traces"
@@ -125,6 +126,18 @@ test_expect_success SQLITE3 'a rerun that is not a vmscope database is refused, 
 	rc=0 && vmscope whatif s0.db --set memcg.swappiness=60 --rerun missing.db 2> err || rc=$? &&
 	assert_eq "$rc" 1 &&
 	grep -q "missing.db" err
+'
+
+test_expect_success SQLITE3 'info lists the exec mappings, a hostile path quoted and made printable' '
+	vmscope info s0.db > info.txt &&
+	grep -q "^  32768  0  .*/data.  ([0-9]* ranges in all)$" info.txt &&
+	cp s0.db hostile.db &&
+	sql hostile.db "INSERT INTO exec_mapping (ts, pid, s_dev, i_ino, pgoff, pages, path)
+		VALUES (0, 1, 1, 1, 0, 99999, '\''/x/a'\'''\''; DROP TABLE run; --'\'' || char(27) || '\''[31m'\'')" &&
+	vmscope info hostile.db > info2.txt &&
+	grep -q "^  99999  0  .*/x/a.*DROP TABLE run; --?\[31m" info2.txt &&
+	no_match "$(printf "\033")" info2.txt &&
+	assert_eq "$(sql hostile.db "SELECT COUNT(*) FROM run")" 1
 '
 
 test_done
