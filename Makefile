@@ -149,6 +149,7 @@ LIB_OBJS += replay/policy-v6.8-cache-trim.o
 LIB_OBJS += replay/sim-lru.o
 LIB_OBJS += replay/sim-reclaim.o
 LIB_OBJS += replay/sim-recording.o
+LIB_OBJS += replay/sim-fallback.o
 LIB_OBJS += replay/sim-run.o
 LIB_OBJS += replay/sim-store.o
 LIB_OBJS += replay/sim-consistency.o

@@ -33,9 +33,10 @@ static const struct cli_help whatif_help = {
 		 "simulated with the changes, with the assumptions the simulation made. Results\n"
 		 "are stored in the tables outcome, whatif_series and whatif_assumption of DB.\n",
 	.more = "Knobs: vm.swappiness, memcg.swappiness, memcg.limit (bytes, K/M/G suffixes),\n"
-		"vm.min_free_kbytes, vm.watermark_scale_factor, vm.vfs_cache_pressure (memcg\n"
-		"reclaim of a recording with the memcg's kernel memory: the vfs model);\n"
-		"vm.watermark_boost_factor is refused (not modeled). --assume also takes\n"
+		"vm.min_free_kbytes, vm.watermark_scale_factor, vm.watermark_boost_factor\n"
+		"(node reclaim of a recording with kmem:mm_page_alloc_extfrag: the boost\n"
+		"model), vm.vfs_cache_pressure (memcg reclaim of a recording with the memcg's\n"
+		"kernel memory: the vfs model). --assume also takes\n"
 		"demand=counters (accept demand derived from counter samples when no filemap\n"
 		"events were recorded) and access=sequential (between two recorded insertions\n"
 		"of a file the workload used the pages in between: hits the recording cannot\n"
@@ -46,11 +47,6 @@ static const struct cli_help whatif_help = {
 		"\n"
 		"Exit status: 0 done; 1 DB unreadable, or the recording lacks what the\n"
 		"simulation needs (the message names it); 2 usage error. See docs/whatif.md.\n",
-};
-
-/* Knobs that no part of the simulation models yet, and why. */
-static const char *const not_modeled[K_NKNOBS] = {
-	[K_WATERMARK_BOOST] = "watermark boosting (fragmentation events, boosted kswapd) is not simulated",
 };
 
 #define MAX_CHANGES 16
@@ -177,7 +173,8 @@ static int knob_used(const struct whatif_rec *r, int knob)
 		return knob == K_MEMCG_LIMIT ||
 		       knob == (r->cgroup_v1 ? K_MEMCG_SWAPPINESS : K_VM_SWAPPINESS) ||
 		       (knob == K_VFS_CACHE_PRESSURE && r->vfs);
-	return knob == K_VM_SWAPPINESS || knob == K_MIN_FREE_KBYTES || knob == K_WATERMARK_SCALE;
+	return knob == K_VM_SWAPPINESS || knob == K_MIN_FREE_KBYTES || knob == K_WATERMARK_SCALE ||
+	       (knob == K_WATERMARK_BOOST && r->fallback_recorded);
 }
 
 struct run {
@@ -239,8 +236,10 @@ static int settle_knobs(const struct whatif_opts *o, struct run *run)
 	for (i = 0; i < o->nset; i++) {
 		if (parse_knob(o->set[i], &k, &v))
 			return -1;
-		if (not_modeled[k])
-			return vms_error("%s is not modeled yet: %s", whatif_knob_names[k], not_modeled[k]);
+		if (k == K_WATERMARK_BOOST && !r->memcg && !r->fallback_recorded)
+			return vms_error("%s acts through the allocator's fragmentation fallbacks, which "
+					 "this recording lacks: record kmem:mm_page_alloc_extfrag (in "
+					 "vmscope record's default events)", whatif_knob_names[k]);
 		if (k == K_VFS_CACHE_PRESSURE && !r->vfs)
 			return vms_error("%s acts on slab, which this recording's simulation cannot "
 					 "model: %s", whatif_knob_names[k], r->vfs_why);
@@ -252,6 +251,12 @@ static int settle_knobs(const struct whatif_opts *o, struct run *run)
 					 ", which on cgroup v1 uses memcg.swappiness" : "");
 		run->new_knob[k] = v;
 		set[k] = 1;
+		if (k == K_WATERMARK_BOOST && v > run->base_knob[k] && r->nfallback)
+			vms_warning("the recording's %ld boosting fallbacks were made with "
+				    "vm.watermark_boost_factor %lld; with more boosting the kernel makes "
+				    "fewer (it frees and compacts ahead of them; docs/whatif.md has a "
+				    "measured pair), so the boosts and their reclaim predicted are an "
+				    "upper bound", r->nfallback, run->base_knob[k]);
 	}
 	for (k = 0; k < K_NKNOBS; k++) {
 		int wmark = k == K_MIN_FREE_KBYTES || k == K_WATERMARK_SCALE;
@@ -351,7 +356,9 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 		{ "model: shadows", "file shadows sit in xarray nodes of 64 pages; the shadow "
 		  "shrinker frees shadow-only nodes beyond one per 8 LRU pages, oldest first, half "
 		  "the excess per reclaim pass (filemap demand only); anon shadows are kept" },
-		{ "model: kswapd", "runs to the high watermark at the allocation that wakes it" },
+		{ "model: kswapd", "runs to the high watermark (and its boost: model: boost) at the "
+		  "allocation that wakes it; order-0 wakes only: kswapd woken for higher orders, and "
+		  "compaction, are not modelled" },
 		{ "model: flush", "reclaim sees refaults counted up to the last memory.stat read "
 		  "(the recorder's reads flush the kernel's counters) or the 2 s periodic flush" },
 		{ "demand: hits", "accesses that hit in the recording left no trace: with less memory "
@@ -436,6 +443,22 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 			      r->exec_recorded ? "default" : "missing";
 		a[n++].firmness = r->use_exec ? "sampled" : "assumed";
 	}
+	if (n < max && !r->memcg) {
+		const struct whatif_sample *first = &r->smp[0], *last = &r->smp[r->nsmp - 1];
+
+		snprintf(a[n].item, sizeof(a[n].item), "model: node memory");
+		snprintf(a[n].value, sizeof(a[n].value), "the LRU lists and free memory share what "
+			 "each vmstat sample shows of them (nr_free_pages + the four LRU lists: %lld "
+			 "pages at the start, %lld at the end): memory outside them (slab, "
+			 "unevictable, page tables, per-cpu free lists) follows the recording; the "
+			 "watermarks are the zones' sums plus %lld pages the lower zones reserve for "
+			 "allocations of the highest (lowmem_reserve)",
+			 first->free + first->lru[0] + first->lru[1] + first->lru[2] + first->lru[3],
+			 last->free + last->lru[0] + last->lru[1] + last->lru[2] + last->lru[3],
+			 r->reserve);
+		a[n].source = "vmstat, zoneinfo";
+		a[n++].firmness = "sampled";
+	}
 	if (n < max && r->memcg) {
 		snprintf(a[n].item, sizeof(a[n].item), "memcg reclaimers");
 		snprintf(a[n].value, sizeof(a[n].value), "%lld task(s) entered memcg reclaim%s",
@@ -477,6 +500,40 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 		a[n].firmness = "assumed";
 	}
 	return n;
+}
+
+/*
+ * The assumption row of watermark boosting (node reclaim): the fallbacks
+ * it starts from and what the simulations made of them. Return: rows written.
+ */
+static int boost_model(const struct run *run, const struct sim_stats *base,
+		       const struct sim_stats *wi, struct whatif_assumption *a)
+{
+	const struct whatif_rec *r = &run->rec;
+
+	if (r->memcg)
+		return 0;
+	snprintf(a->item, sizeof(a->item), "model: boost");
+	if (!r->fallback_recorded) {
+		snprintf(a->value, sizeof(a->value), "off: kmem:mm_page_alloc_extfrag was not "
+			 "recorded, so no fallback boosts the watermarks (with "
+			 "vm.watermark_boost_factor %lld the kernel may have boosted them)",
+			 run->base_knob[K_WATERMARK_BOOST]);
+		a->source = "missing";
+		a->firmness = "assumed";
+		return 1;
+	}
+	snprintf(a->value, sizeof(a->value), "%ld of %lld fallbacks (mm_page_alloc_extfrag) "
+		 "boost a zone by a pageblock (512 pages) up to its high watermark x "
+		 "watermark_boost_factor / 10000 and wake kswapd, which reclaims the boost "
+		 "file-only; boosted kswapd runs: baseline %lld (%lld pages), whatif %lld (%lld "
+		 "pages). The fallbacks are as recorded: boosting makes later ones rarer (it "
+		 "frees and compacts ahead of them), so from a run with less boosting the "
+		 "boosts are over-counted", r->nfallback, r->fallback_events, base->boosted_runs,
+		 base->boost_reclaimed, wi->boosted_runs, wi->boost_reclaimed);
+	a->source = "events";
+	a->firmness = "inferred";
+	return 1;
 }
 
 /*
@@ -571,11 +628,12 @@ int cmd_whatif(int argc, const char **argv)
 	struct vms_db *db = NULL;
 	struct out *out = NULL;
 	struct run *run;
-	struct sim_policy_use use;
+	struct sim_stats bstats, wstats;
 	long nb = 0, nw = 0;
 	int rc, na, has_policy = 0;
 
-	memset(&use, 0, sizeof(use));
+	memset(&bstats, 0, sizeof(bstats));
+	memset(&wstats, 0, sizeof(wstats));
 	if (parse_whatif_options(argc, argv, &o, &rc))
 		return rc;
 	run = calloc(1, sizeof(*run));
@@ -595,13 +653,33 @@ int cmd_whatif(int argc, const char **argv)
 	/* the rerun first: a bad one fails before the simulations, not after */
 	if (o.rerun && whatif_rerun_load(o.rerun, o.from_s, o.to_s, o.has_from, o.has_to, &rerun))
 		goto fail;
-	if (whatif_simulate(&run->rec, run->base_knob, NULL, base, &bseries, &nb, NULL) ||
+	if (whatif_simulate(&run->rec, run->base_knob, NULL, base, &bseries, &nb, &bstats) ||
 	    whatif_simulate(&run->rec, run->new_knob, has_policy ? &pol : NULL, wi, &wseries, &nw,
-			    &use))
+			    &wstats))
 		goto fail;
+	if (bstats.over_limit || wstats.over_limit)
+		vms_warning("the simulation found no room for a charge after all its reclaim (the "
+			    "kernel would have gone out of memory): baseline %lld times, whatif %lld; "
+			    "its outcome from then on is not meaningful (see the assumption "
+			    "'out of memory')", bstats.over_limit, wstats.over_limit);
 	na = assumptions(run, asm_rows, sizeof(asm_rows) / sizeof(asm_rows[0]));
+	if ((bstats.over_limit || wstats.over_limit) &&
+	    na < (int)(sizeof(asm_rows) / sizeof(asm_rows[0]))) {
+		struct whatif_assumption *a = &asm_rows[na++];
+
+		snprintf(a->item, sizeof(a->item), "out of memory");
+		snprintf(a->value, sizeof(a->value), "charges no reclaim made room for: baseline "
+			 "%lld, whatif %lld (each after %s); the simulation went on as if they fit, "
+			 "so its reclaim counts from then on are not the kernel's (which would have "
+			 "OOM-killed)", bstats.over_limit, wstats.over_limit,
+			 run->rec.memcg ? "16 reclaim calls" : "16 direct reclaims");
+		a->source = "model";
+		a->firmness = "measured";
+	}
+	if (na < (int)(sizeof(asm_rows) / sizeof(asm_rows[0])))
+		na += boost_model(run, &bstats, &wstats, &asm_rows[na]);
 	if (has_policy && na < (int)(sizeof(asm_rows) / sizeof(asm_rows[0])))
-		na += policy_use(pol.label ? pol.label : o.policy, &use, &asm_rows[na]);
+		na += policy_use(pol.label ? pol.label : o.policy, &wstats.use, &asm_rows[na]);
 	na += whatif_consistency(&run->rec, run->demand_counters, base, asm_rows + na,
 				 (int)(sizeof(asm_rows) / sizeof(asm_rows[0])) - na);
 	if (o.rerun) {

@@ -5,7 +5,9 @@
  * for a charge batch (64 pages, or what the configuration says; up to
  * MAX_RECLAIM_RETRIES times); on a node,
  * an allocation below the low watermark runs kswapd's balance_pgdat() up to
- * the high watermark, and one below the min watermark reclaims directly.
+ * the high watermark, and one below the min watermark reclaims directly;
+ * a fragmentation fallback (sim_fallback()) boosts the watermarks and wakes
+ * kswapd, which reclaims the boost in file-only passes.
  * Each priority step builds a struct vms_pass_input from the simulated
  * state (exact) and asks the policy's hooks, falling back to the baseline's
  * kernel logic (kernel-logic.c) for a hook that is absent or defers, so the
@@ -34,6 +36,22 @@
 static long long lru_total(const struct sim *s)
 {
 	return s->list[0].size + s->list[1].size + s->list[2].size + s->list[3].size;
+}
+
+/* The node's watermark boost: the zones' watermark_boost summed. */
+static long long boost_total(const struct sim *s)
+{
+	long long b = 0;
+	int z;
+
+	for (z = 0; z < SIM_MAX_ZONES; z++)
+		b += s->zone_boost[z];
+	return b;
+}
+
+static long long node_free(const struct sim *s)
+{
+	return s->cfg.node_pages - lru_total(s);
 }
 
 static long long swap_free(const struct sim *s)
@@ -75,12 +93,12 @@ static void pass_input(const struct sim *s, enum vms_reclaimer who, int priority
 		free_pages = s->cfg.limit - lru_total(s) - sim_slab_pages(s);
 		in->high_wmark = exact(0);
 	} else {
-		free_pages = s->cfg.node_pages - lru_total(s);
-		in->high_wmark = exact(s->cfg.high_wmark);
+		free_pages = node_free(s);
+		in->high_wmark = exact(s->cfg.high_wmark + boost_total(s));	/* high_wmark_pages() */
 	}
 	in->free_pages = exact(free_pages > 0 ? free_pages : 0);
-	in->boost = exact(0);
-	in->boost_reclaim = exact(0);	/* no boosted kswapd in the model */
+	in->boost = exact(boost_total(s));
+	in->boost_reclaim = exact(who == VMS_KSWAPD ? s->boost_reclaim : 0);
 	in->swappiness = exact(s->cfg.swappiness);
 	in->swap_free = exact(swap_free(s));
 	in->refault_file = exact(s->visible_activate[1] - s->snapshot_activate[1]);
@@ -376,30 +394,72 @@ static int ask_kswapd_retry(struct sim *s)
 	return run.cache_trim_mode_failed;	/* the baseline, v6.18 */
 }
 
-/* balance_pgdat(): reclaim until free memory reaches the high watermark. */
+/* pgdat_balanced() at order 0, on the node's sums: free memory at the high watermark and its boost */
+static int node_balanced(const struct sim *s)
+{
+	return node_free(s) >= s->cfg.high_wmark + boost_total(s);
+}
+
+/*
+ * balance_pgdat(): reclaim until free memory reaches the high watermark
+ * (and its boost). A run that begins with a boost on a balanced node
+ * reclaims the boost in boosted passes (file only, no writeback, priority
+ * not below DEF_PRIORITY - 2); on an unbalanced one it drops boosting and
+ * reclaims to the boosted watermark. Either way the boost it began with is
+ * taken off at its end.
+ */
 static void kswapd_run(struct sim *s)
 {
-	long long reclaimed = 0, to_reclaim = s->cfg.high_wmark > SIM_SWAP_CLUSTER ?
-		s->cfg.high_wmark : SIM_SWAP_CLUSTER;
-	int priority = DEF_PRIORITY;
+	long long reclaimed = 0, nr_boost = 0, began[SIM_MAX_ZONES];
+	int priority, z;
 
 	s->st.episodes++;
+	for (z = 0; z < SIM_MAX_ZONES; z++) {
+		began[z] = s->zone_boost[z];
+		nr_boost += began[z];
+	}
+	if (nr_boost)
+		s->st.boosted_runs++;
 	for (;;) {
-		while (priority >= 1 && s->cfg.node_pages - lru_total(s) < s->cfg.high_wmark) {
-			long long r = shrink_lruvec(s, VMS_KSWAPD, priority, to_reclaim);
+		priority = DEF_PRIORITY;
+		while (priority >= 1) {
+			long long to_reclaim = s->cfg.high_wmark + boost_total(s), r;
+			int raise = 1, balanced = node_balanced(s);
 
+			if (!balanced && nr_boost) {
+				nr_boost = 0;	/* imbalanced: ignore boosting, restart */
+				priority = DEF_PRIORITY;
+				continue;
+			}
+			if (!nr_boost && balanced)
+				break;
+			if (nr_boost && priority == DEF_PRIORITY - 2)
+				raise = 0;	/* boosting stops short of writeback's priorities */
+			if (to_reclaim < SIM_SWAP_CLUSTER)
+				to_reclaim = SIM_SWAP_CLUSTER;
+			s->boost_reclaim = nr_boost;
+			r = shrink_lruvec(s, VMS_KSWAPD, priority, to_reclaim);
+			s->boost_reclaim = 0;
 			reclaimed += r;
-			if (r < to_reclaim)
-				priority--;	/* raise_priority: not enough at this priority */
+			if (nr_boost)
+				s->st.boost_reclaimed += r;
+			if (r >= to_reclaim)
+				raise = 0;	/* kswapd_shrink_node() met its target */
+			nr_boost -= nr_boost < r ? nr_boost : r;
+			if (nr_boost && !r)
+				break;		/* no progress for a boost */
+			if (raise || !r)
+				priority--;
 		}
 		if (reclaimed || priority >= 1 || s->no_cache_trim || !s->st.passes ||
 		    !ask_kswapd_retry(s))
 			break;
 		s->st.kswapd_retries++;
 		s->no_cache_trim = 1;
-		priority = DEF_PRIORITY;
 	}
 	s->no_cache_trim = 0;
+	for (z = 0; z < SIM_MAX_ZONES; z++)
+		s->zone_boost[z] -= s->zone_boost[z] < began[z] ? s->zone_boost[z] : began[z];
 	snapshot_refaults(s);
 	if (reclaimed) {
 		s->kswapd_failures = 0;
@@ -407,6 +467,24 @@ static void kswapd_run(struct sim *s)
 		s->kswapd_failures++;
 		s->st.kswapd_failures++;
 	}
+}
+
+void sim_set_node_pages(struct sim *s, long long pages)
+{
+	if (s->cfg.reclaimer != VMS_MEMCG && pages > 0)
+		s->cfg.node_pages = pages;
+}
+
+void sim_fallback(struct sim *s, int zone)
+{
+	long long b;
+
+	if (zone < 0 || zone >= SIM_MAX_ZONES || !s->cfg.boost_max[zone])
+		return;
+	b = s->zone_boost[zone] + SIM_PAGEBLOCK;
+	s->zone_boost[zone] = b < s->cfg.boost_max[zone] ? b : s->cfg.boost_max[zone];
+	s->st.boosts++;
+	s->boost_wake = 1;
 }
 
 int sim_charge(struct sim *s)
@@ -424,10 +502,12 @@ int sim_charge(struct sim *s)
 		}
 		return 0;
 	}
-	if (s->cfg.node_pages - lru_total(s) - 1 < s->cfg.low_wmark &&
+	/* wakeup_kswapd(): below the low watermark, or a boost (even on a balanced node) */
+	if ((s->boost_wake || node_free(s) - 1 < s->cfg.low_wmark + boost_total(s)) &&
 	    s->kswapd_failures < MAX_RECLAIM_RETRIES)
 		kswapd_run(s);
-	while (s->cfg.node_pages - lru_total(s) - 1 < s->cfg.min_wmark) {
+	s->boost_wake = 0;
+	while (node_free(s) - 1 < s->cfg.min_wmark + boost_total(s)) {
 		if (try_to_free(s, VMS_DIRECT, SIM_SWAP_CLUSTER)) {
 			s->kswapd_failures = 0;
 		} else if (--retries <= 0) {

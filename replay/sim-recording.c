@@ -30,22 +30,23 @@ const char *const whatif_metric_names[M_NMETRICS] = {
 };
 
 /* memory.stat (v1 hierarchical name, v2 name; bytes) or /proc/vmstat (pages) fields */
-enum sfield { F_IA, F_AA, F_IF, F_AF, F_FILE, F_ANON, F_RF_ANON, F_RF_FILE, F_KMEM, F_NFIELDS };
+enum sfield { F_IA, F_AA, F_IF, F_AF, F_FILE, F_ANON, F_RF_ANON, F_RF_FILE, F_KMEM, F_FREE,
+	      F_NFIELDS };
 
 /* kmem: v1 memory.kmem.usage_in_bytes as record stores it, v2 memory.stat slab */
 static const char *const memcg_v1_names[F_NFIELDS] = {
 	"total_inactive_anon", "total_active_anon", "total_inactive_file", "total_active_file",
 	"total_cache", "total_rss", "total_workingset_refault_anon", "total_workingset_refault_file",
-	"kmem_usage_in_bytes",
+	"kmem_usage_in_bytes", "",
 };
 static const char *const memcg_v2_names[F_NFIELDS] = {
 	"inactive_anon", "active_anon", "inactive_file", "active_file",
-	"file", "anon", "workingset_refault_anon", "workingset_refault_file", "slab",
+	"file", "anon", "workingset_refault_anon", "workingset_refault_file", "slab", "",
 };
 static const char *const vmstat_names[F_NFIELDS] = {
 	"nr_inactive_anon", "nr_active_anon", "nr_inactive_file", "nr_active_file",
 	"nr_file_pages", "nr_anon_pages", "workingset_refault_anon", "workingset_refault_file",
-	"",
+	"", "nr_free_pages",
 };
 
 static int field_of(const char *const *names, const char *name)
@@ -163,6 +164,8 @@ static int load_samples(struct vms_window *w, struct whatif_rec *r, const char *
 		if (f == F_KMEM) {
 			s->kmem = v;
 			r->has_kmem = 1;
+		} else if (f == F_FREE) {
+			s->free = v;
 		} else if (f <= F_AF)
 			s->lru[f] = v;
 		else if (f == F_FILE)
@@ -275,18 +278,23 @@ static int load_outcome(struct vms_window *w, struct whatif_rec *r)
 	return 0;
 }
 
-/* Node 0's watermarks (boost removed) and managed pages per zone, at the first zoneinfo sample. */
+/*
+ * Node 0's watermarks (boost removed), and per zone its managed pages, high
+ * watermark and pfn range, at the first zoneinfo sample.
+ */
 static int load_zones(struct vms_window *w, struct whatif_rec *r)
 {
 	static const char sql[] =
 		"SELECT s.scope, v.name, v.value FROM counter_sample s JOIN counter_value v ON v.sample = s.id "
 		"WHERE s.source = 'zoneinfo' AND s.scope LIKE 'node0/%' AND v.name IN ('min', 'low', 'high', "
-		"'boost', 'managed') AND s.ts = (SELECT MIN(ts) FROM counter_sample WHERE source = 'zoneinfo' "
-		"AND ts BETWEEN ?1 AND ?2) ORDER BY s.scope";
+		"'boost', 'managed', 'start_pfn', 'spanned', 'protection_0', 'protection_1', 'protection_2', "
+		"'protection_3', 'protection_4') AND s.ts = (SELECT MIN(ts) FROM counter_sample "
+		"WHERE source = 'zoneinfo' AND ts BETWEEN ?1 AND ?2) ORDER BY s.scope";
+	static const char *const kernel_zones[] = { "DMA", "DMA32", "Normal", "Movable", "Device" };
 	sqlite3_stmt *st = vms_window_prepare(w, sql);
-	long long boost_sum = 0;
+	long long boost[8] = { 0 }, protection[8][5] = { { 0 } };
+	int zone_index[8], top = 0, rc, z, k;
 	char last[64] = "";
-	int rc;
 
 	if (!st)
 		return -1;
@@ -295,26 +303,58 @@ static int load_zones(struct vms_window *w, struct whatif_rec *r)
 		const char *name = (const char *)sqlite3_column_text(st, 1);
 		long long v = sqlite3_column_int64(st, 2);
 
-		if (strcmp(scope, last) && r->nzones < 8) {
+		if (strcmp(scope, last)) {
+			const char *zname = strchr(scope, '/') ? strchr(scope, '/') + 1 : scope;
+
+			if (r->nzones == 8)
+				break;
 			snprintf(last, sizeof(last), "%s", scope);
+			zone_index[r->nzones] = 0;
+			for (k = 0; k < 5; k++)
+				if (!strcmp(zname, kernel_zones[k]))
+					zone_index[r->nzones] = k;
 			r->nzones++;
+		}
+		z = r->nzones - 1;
+		if (!strncmp(name, "protection_", 11)) {
+			k = atoi(name + 11);
+			if (k >= 0 && k < 5)
+				protection[z][k] = v;
+			continue;
 		}
 		if (!strcmp(name, "min"))
 			r->wmark[0] += v;
 		else if (!strcmp(name, "low"))
 			r->wmark[1] += v;
 		else if (!strcmp(name, "high"))
-			r->wmark[2] += v;
+			r->zone_high[z] = v;
 		else if (!strcmp(name, "boost"))
-			boost_sum += v;
-		else if (r->nzones)
-			r->managed[r->nzones - 1] = v;
+			boost[z] = v;
+		else if (!strcmp(name, "start_pfn"))
+			r->zone_start[z] = v;
+		else if (!strcmp(name, "spanned"))
+			r->zone_spanned[z] = v;
+		else
+			r->managed[z] = v;
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		return vms_error("reading zoneinfo samples: %s", sqlite3_errmsg(w->sql));
-	r->wmark[1] -= boost_sum;	/* printed low/high include the boost */
-	r->wmark[2] -= boost_sum;
+	for (z = 0; z < r->nzones; z++) {
+		/* printed low/high include the boost */
+		r->wmark[1] -= boost[z];
+		r->zone_high[z] -= boost[z];
+		r->wmark[2] += r->zone_high[z];
+		if (r->managed[z] > 0 && zone_index[z] > top)
+			top = zone_index[z];
+	}
+	/*
+	 * an allocation that may use the highest populated zone finds each
+	 * lower zone's lowmem_reserve for it kept back (a zone's own pages at
+	 * most): the node's watermarks are the sums plus those
+	 */
+	for (z = 0; z < r->nzones; z++)
+		r->reserve += protection[z][top] < r->managed[z] ? protection[z][top] : r->managed[z];
 	return 0;
 }
 
@@ -893,7 +933,7 @@ static int rec_load(struct vms_window *w, struct whatif_rec *r, int demand)
 	    load_memory(w, r, page_size))
 		return -1;
 	if (demand && (load_filemap(w, r) || load_written(w, r) || whatif_load_exec(w, r) ||
-		       load_vfs(w, r)))
+		       load_vfs(w, r) || whatif_load_fallbacks(w, r)))
 		return -1;
 	return 0;
 }
@@ -903,5 +943,6 @@ void whatif_rec_release(struct whatif_rec *r)
 	free(r->smp);
 	free(r->fm);
 	free(r->exec);
+	free(r->fallback);
 	memset(r, 0, sizeof(*r));
 }

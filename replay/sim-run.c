@@ -225,6 +225,7 @@ static void config(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 	cfg->reclaimer = VMS_KSWAPD;
 	cfg->node_pages = r->node_pages;
 	cfg->swappiness = (int)knob[K_VM_SWAPPINESS];
+
 	if (knob[K_MIN_FREE_KBYTES] == r->knob[K_MIN_FREE_KBYTES].v &&
 	    knob[K_WATERMARK_SCALE] == r->knob[K_WATERMARK_SCALE].v) {
 		cfg->min_wmark = r->wmark[0];
@@ -238,6 +239,18 @@ static void config(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 		cfg->low_wmark = wm[1];
 		cfg->high_wmark = wm[2];
 	}
+	if (r->fallback_recorded)
+		whatif_boost_max(r, knob[K_WATERMARK_BOOST], cfg->high_wmark, cfg->boost_max);
+	/* the watermark checks of an allocation in the top zone: the lower zones' reserves on top */
+	cfg->min_wmark += r->reserve;
+	cfg->low_wmark += r->reserve;
+	cfg->high_wmark += r->reserve;
+}
+
+/* Node: the pages the LRU lists and free memory shared at sample @a (the rest follows the recording). */
+static long long node_avail(const struct whatif_sample *a)
+{
+	return a->free + a->lru[0] + a->lru[1] + a->lru[2] + a->lru[3];
 }
 
 /* The demand of one interval from counters: file cold/again, anon new/again. */
@@ -260,7 +273,7 @@ static void interval_demand(const struct whatif_rec *r, const struct whatif_samp
 
 int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 		    struct policy_instance *policy, double out[M_NMETRICS],
-		    struct whatif_point **series, long *npoints, struct sim_policy_use *use)
+		    struct whatif_point **series, long *npoints, struct sim_stats *stats)
 {
 	struct cursor file = { 0, 0 }, anon = { 0, 0 };
 	struct whatif_point *pts = calloc(r->nsmp, sizeof(*pts));
@@ -269,7 +282,7 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 	struct recorded_cache *rc_cache = NULL;
 	struct sim_config cfg;
 	struct sim *s = NULL;
-	long i, fm = 0;
+	long i, fm = 0, fb = 0;
 	int rc = -1;
 
 	*series = NULL;
@@ -297,6 +310,8 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 	st = sim_stats(s);
 	while (fm < r->nfm && r->fm[fm].ts <= r->smp[0].ts)
 		fm++;
+	while (fb < r->nfallback && r->fallback[fb].ts <= r->smp[0].ts)
+		fb++;
 	for (i = 1; i < r->nsmp; i++) {
 		const struct whatif_sample *a = &r->smp[i - 1], *b = &r->smp[i];
 		long long n[4], done[4] = { 0, 0, 0, 0 };
@@ -306,6 +321,11 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 		for (sl = 1; sl <= SLICES; sl++) {
 			long long until = a->ts + (b->ts - a->ts) * sl / SLICES;
 
+			if (!r->memcg && a->free && b->free)
+				sim_set_node_pages(s, node_avail(a) + (node_avail(b) - node_avail(a)) *
+						      sl / SLICES);
+			for (; fb < r->nfallback && r->fallback[fb].ts <= until; fb++)
+				sim_fallback(s, r->fallback[fb].zone);
 			for (; fm < r->nfm && r->fm[fm].ts <= until; fm++) {
 				prefetch_ahead(s, r, fm);
 				if (filemap_event(s, rc_cache, &r->fm[fm]))
@@ -347,8 +367,8 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 	out[M_EPISODES] = st->episodes;
 	out[M_SECONDS] = (st->scanned[0] + st->scanned[1]) * r->ns_per_scanned / 1e9;
 	out[M_KSWAPD_FAILURES] = st->kswapd_failures;
-	if (use)
-		*use = st->use;
+	if (stats)
+		*stats = *st;
 	*series = pts;
 	*npoints = r->nsmp;
 	pts = NULL;

@@ -36,6 +36,8 @@ struct policy_instance;
 
 #define SIM_ANON_INO UINT64_MAX	/* the key space of anon pages */
 #define SIM_SWAP_CLUSTER 32	/* SWAP_CLUSTER_MAX */
+#define SIM_MAX_ZONES 8
+#define SIM_PAGEBLOCK 512	/* pageblock_nr_pages (x86-64: order 9) */
 
 enum sim_lru { SIM_INACTIVE_ANON, SIM_ACTIVE_ANON, SIM_INACTIVE_FILE, SIM_ACTIVE_FILE, SIM_NR_LRU };
 
@@ -68,6 +70,12 @@ struct sim_config {
 	long long dentry_bytes, inode_bytes;	/* slab per object */
 	long long slab_base;		/* pages of slab at the start (not modelled objects) */
 	int nofs_permille;		/* memcg reclaim calls without __GFP_FS, per 1000 */
+	/*
+	 * node: watermark boosting (boost_watermark()): a fallback in zone z
+	 * raises that zone's boost by a pageblock, up to boost_max[z] pages
+	 * (0: not boosted: vm.watermark_boost_factor 0, or a small zone)
+	 */
+	long long boost_max[SIM_MAX_ZONES];
 };
 
 /*
@@ -94,6 +102,9 @@ struct sim_stats {
 	long long passes;		/* priority steps */
 	long long kswapd_failures;	/* kswapd runs that reclaimed nothing */
 	long long kswapd_retries;	/* failed runs the policy restarted without cache_trim_mode */
+	long long boosts;		/* fallbacks that raised a zone's watermark boost */
+	long long boosted_runs;		/* kswapd runs that began with a boost */
+	long long boost_reclaimed;	/* pages they reclaimed in boosted (file-only) passes */
 	long long over_limit;		/* charges that found nothing to reclaim (OOM in the kernel) */
 	long long shadows_dropped;	/* shadow entries freed by the shadow shrinker */
 	long long activated_once[2];	/* referenced once at an inactive scan, activated (mapped_once) */
@@ -142,6 +153,18 @@ int sim_access_protected(struct sim *s, uint64_t ino, uint64_t index);
  * Return: as sim_access().
  */
 int sim_access_written(struct sim *s, uint64_t ino, uint64_t index);
+/*
+ * An allocation fell back to another migratetype's pageblock in zone
+ * @zone (node reclaim, mm_page_alloc_extfrag): the zone's watermarks are
+ * boosted (cfg.boost_max) and kswapd is woken at the next allocation.
+ */
+void sim_fallback(struct sim *s, int zone);
+/*
+ * Node reclaim: the LRU lists and free memory now share @pages (memory
+ * outside the LRU lists changed by the difference). Reclaim waits for the
+ * next charge, as the kernel's waits for the next allocation.
+ */
+void sim_set_node_pages(struct sim *s, long long pages);
 /* Page (@ino, @index) is truncated or freed: off its list, no shadow. */
 void sim_remove(struct sim *s, uint64_t ino, uint64_t index);
 /* The kernel flushed its counters: reclaim now sees the activations counted so far. */
@@ -261,6 +284,9 @@ struct sim {
 	int no_cache_trim;		/* kswapd's retry sweep (6.9+ sc->no_cache_trim_mode) */
 	int activate_once[2];		/* this pass: a page referenced once is activated (mapped_once) */
 	struct vms_pass_input last_in;	/* inputs of the last pass, for kswapd_retry */
+	long long zone_boost[SIM_MAX_ZONES];	/* node: zone->watermark_boost */
+	int boost_wake;			/* ZONE_BOOSTED_WATERMARK: wake kswapd at the next allocation */
+	long long boost_reclaim;	/* balance_pgdat()'s nr_boost_reclaim in the running pass */
 	struct sim_inode *inode;	/* the vfs model's files; a file keeps its number */
 	long long ninode;
 	int ialloc;
@@ -349,6 +375,7 @@ struct whatif_sample {
 	long long refault[2];		/* cumulative workingset_refault_anon/_file */
 	long long reclaimed[2];		/* recorded reclaim (events) up to ts, cumulative */
 	long long kmem;			/* memcg: kernel memory charged (v1 kmem, v2 slab), pages */
+	long long free;			/* node: free pages (vmstat nr_free_pages) */
 };
 
 /* A page-cache insertion or removal of the lruvec's tasks (filemap events). */
@@ -362,6 +389,12 @@ struct whatif_filemap {
 	int8_t written;			/* inserted by a write: the recording dirtied it within 1 s
 					 * (writeback_dirty_folio), so it is not mapped */
 	int8_t exec;			/* a page of a range mapped executable (sim-exec.c) */
+};
+
+/* A fallback of the allocator that boosted a zone's watermarks (mm_page_alloc_extfrag). */
+struct whatif_fallback {
+	long long ts;
+	int zone;			/* index into whatif_rec's zones */
 };
 
 struct whatif_rec {
@@ -380,10 +413,20 @@ struct whatif_rec {
 	long long max_lru;		/* memcg: the largest LRU total of the samples */
 	long long nonlru;		/* pages charged outside the LRU lists (assumed constant):
 					 * the recorded limit minus max_lru (set by the caller) */
-	long long node_pages;		/* node: LRU + free pages at the start */
+	long long node_pages;		/* node: LRU + free pages at the start (later samples: their
+					 * own free + LRU, memory outside the LRU following the
+					 * recording) */
 	long long wmark[3];		/* node: recorded min, low, high (sum over zones, boost excluded) */
 	long long managed[8];		/* node: managed pages per zone, for recomputed watermarks */
+	long long zone_high[8];		/* node: each zone's high watermark (boost excluded) */
+	long long reserve;		/* node: the lower zones' lowmem_reserve for the highest zone */
+	long long zone_start[8], zone_spanned[8];	/* node: each zone's pfn range */
 	int nzones;
+	/* node: the fallbacks that boost (sim-fallback.c), when the event was recorded */
+	int fallback_recorded;		/* kmem:mm_page_alloc_extfrag was recorded */
+	struct whatif_fallback *fallback;	/* in time order */
+	long nfallback;
+	long long fallback_events;	/* all extfrag events of the window (claims of whole blocks too) */
 	double recorded[M_NMETRICS];
 	int has_recorded[M_NMETRICS];
 	double ns_per_scanned;		/* recorded reclaim time per page scanned */
@@ -437,6 +480,21 @@ void whatif_exec_mark(struct whatif_rec *r);
 /* Whether page @index of file key @ino is in an exec-mapped range of @r. */
 int whatif_exec_covered(const struct whatif_rec *r, uint64_t ino, uint64_t index);
 /*
+ * --- sim-fallback.c: the fragmentation fallbacks that boost watermarks ---
+ * Read the window's mm_page_alloc_extfrag events that boost_watermark()
+ * follows (r->fallback, each with its zone by pfn); node recordings only.
+ * Without the event r->fallback_recorded stays 0. Return: 0 or -1.
+ */
+int whatif_load_fallbacks(struct vms_window *w, struct whatif_rec *r);
+/*
+ * Each zone's boost_watermark() ceiling for vm.watermark_boost_factor
+ * @factor, with the zones' high watermarks scaled to sum to @high (the
+ * simulated one): out[z] pages, 0 where the zone is not boosted.
+ */
+void whatif_boost_max(const struct whatif_rec *r, long long factor, long long high,
+		      long long out[SIM_MAX_ZONES]);
+
+/*
  * Kernel watermarks (__setup_per_zone_wmarks) summed over the zones of @r
  * for @min_free_kbytes and @scale_factor: out[0..2] = min, low, high.
  */
@@ -455,12 +513,13 @@ struct whatif_point {
 /*
  * Simulate the window of @r with the knobs @knob (values, all known) and
  * @policy (NULL: baseline). @out gets the metrics; *@series (caller frees)
- * one point per sample; @use (unless NULL) how the policy was asked.
+ * one point per sample; @stats (unless NULL) the simulation's counters,
+ * with how the policy was asked.
  * Return: 0, or -1 with vms_error set.
  */
 int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 		    struct policy_instance *policy, double out[M_NMETRICS],
-		    struct whatif_point **series, long *npoints, struct sim_policy_use *use);
+		    struct whatif_point **series, long *npoints, struct sim_stats *stats);
 
 /* --- sim-store.c: the results into the tables of 930-whatif.sql --- */
 

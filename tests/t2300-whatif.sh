@@ -61,11 +61,11 @@ test_expect_success SQLITE3 'a knob the recording lacks is refused, named, with 
 	grep -q -- "--assume memcg.swappiness=VALUE" err
 '
 
-test_expect_success SQLITE3 'knobs not modelled yet, or without effect on memcg reclaim, are refused' '
+test_expect_success SQLITE3 'knobs without effect on memcg reclaim, or without what they act on, are refused' '
 	test_expect_code 1 vmscope whatif loop.db -a memcg.swappiness=60 --set vm.vfs_cache_pressure=200 2> err &&
 	grep -q "vm.vfs_cache_pressure acts on slab, which this recording.s simulation cannot model: the memcg.s kernel memory was not sampled" err &&
 	test_expect_code 1 vmscope whatif loop.db -a memcg.swappiness=60 --set vm.watermark_boost_factor=0 2> err &&
-	grep -q "not modeled yet" err &&
+	grep -q "vm.watermark_boost_factor does not act on the reclaim" err &&
 	test_expect_code 1 vmscope whatif loop.db -a memcg.swappiness=60 --set vm.min_free_kbytes=1000 2> err &&
 	grep -q "does not act on the reclaim" err &&
 	test_expect_code 1 vmscope whatif loop.db -a memcg.swappiness=60 --set memcg.swappiness=300 2> err &&

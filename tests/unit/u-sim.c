@@ -7,8 +7,10 @@
  * the swappiness knob moving cold anon out to make room for a file loop,
  * the shadow shrinker trimming nodes that hold shadow entries only, and the
  * vfs model: files whose slab counts against the limit, freed by the
- * superblock shrinker as vm.vfs_cache_pressure scales it; and written
- * (unmapped) pages reclaimed at their first scan.
+ * superblock shrinker as vm.vfs_cache_pressure scales it; written
+ * (unmapped) pages reclaimed at their first scan; and watermark boosting:
+ * a fallback on a balanced node wakes kswapd, which reclaims the boost
+ * from file only, at priorities down to 10.
  */
 #include "vms.h"
 #include "../../replay/replay.h"
@@ -295,6 +297,93 @@ static void test_kswapd_retry(void)
 	policy_close(&v68);
 }
 
+/*
+ * Node of 10,000 pages, watermarks 50/100/200, 8,000 cold file pages and
+ * 500 cold anon pages with swap: 1,500 free, balanced. A fallback boosts
+ * zone 0 by a pageblock (512) and wakes kswapd at the next charge: free
+ * 1,500 is above high + boost (712), so the run is boosted and reclaims
+ * the boost from file only: priority 12 takes 8000 >> 12 = 1, 11 takes
+ * 7999 >> 11 = 3, then it stays at 10 (boosting does not go below
+ * DEF_PRIORITY - 2) taking 7996 >> 10 = 7 a pass: 508 left after 4 pages,
+ * 73 passes, 515 reclaimed, no anon. The boost it began with is then gone.
+ */
+static struct sim *boosted_node(long long boost_max, long long file)
+{
+	struct sim *s = node(10000, 50, 100, 200);
+
+	if (!s)
+		return NULL;
+	s->cfg.swap_pages = 1000;
+	s->cfg.boost_max[0] = boost_max;
+	sim_populate(s, SIM_INACTIVE_FILE, FILE_INO, 0, file);
+	sim_populate(s, SIM_INACTIVE_ANON, SIM_ANON_INO, 0, 500);
+	return s;
+}
+
+static void test_boosted_kswapd(void)
+{
+	struct sim *s = boosted_node(2048, 8000);
+	const struct sim_stats *st = s ? sim_stats(s) : NULL;
+
+	ok(st != NULL, "a balanced node");
+	if (!st)
+		return;
+	ok(sim_access(s, FILE_INO, 100000) == SIM_COLD && st->episodes == 0,
+	   "without a boost a charge on a balanced node wakes no kswapd");
+	sim_fallback(s, 0);
+	is_int(s->zone_boost[0], 512, "a fallback boosts the zone by a pageblock");
+	is_int(st->episodes, 0, "kswapd is woken at the next allocation, not by the fallback");
+	sim_access(s, FILE_INO, 100001);
+	is_int(st->episodes, 1, "the next charge wakes kswapd though the node is balanced");
+	is_int(st->boosted_runs, 1, "a boosted run");
+	is_int(st->reclaimed[1], 515, "it reclaimed the boost: 1 + 3 + 73 x 7 = 515 file pages");
+	is_int(st->boost_reclaimed, 515, "all in boosted passes");
+	is_int(st->reclaimed[0] + st->swapout, 0, "no anon: a boosted kswapd does not swap");
+	is_int(s->zone_boost[0], 0, "the run took its boost off");
+	sim_free(s);
+
+	s = boosted_node(0, 8000);	/* vm.watermark_boost_factor 0 */
+	st = s ? sim_stats(s) : NULL;
+	if (s)
+		sim_fallback(s, 0);
+	ok(st && s->zone_boost[0] == 0 && st->boosts == 0, "factor 0: a fallback boosts nothing");
+	if (s)
+		sim_access(s, FILE_INO, 100000);
+	ok(st && st->episodes == 0, "and wakes no kswapd");
+	sim_free(s);
+
+	s = boosted_node(2048, 8000);
+	if (s) {
+		sim_fallback(s, 0);
+		sim_fallback(s, 0);
+		sim_fallback(s, 0);
+		sim_fallback(s, 0);
+		sim_fallback(s, 0);
+	}
+	ok(s && s->zone_boost[0] == 2048, "boosts add up to the zone's ceiling, no further (%lld)",
+	   s ? s->zone_boost[0] : -1);
+	sim_free(s);
+
+	/*
+	 * 9,400 pages on the lists: 600 free, below high + boost (712): the
+	 * run drops boosting and reclaims to 712 as an unboosted run does,
+	 * anon included (priority 12: 8900 >> 12 = 2 file, 500 >> 12 = 0 anon
+	 * ... until 712 free); no boosted pass.
+	 */
+	s = boosted_node(2048, 8900);
+	st = s ? sim_stats(s) : NULL;
+	if (s) {
+		sim_fallback(s, 0);
+		sim_access(s, FILE_INO, 100000);
+	}
+	ok(st && st->episodes == 1 && st->boost_reclaimed == 0,
+	   "imbalanced with a boost: one run, no boosted pass (%lld)", st ? st->boost_reclaimed : -1);
+	ok(st && 10000 - sim_lru_size(s, 0) - sim_lru_size(s, 1) - sim_lru_size(s, 2) -
+	   sim_lru_size(s, 3) >= 712, "it reclaimed to the boosted high watermark");
+	ok(s && s->zone_boost[0] == 0, "and took the boost off");
+	sim_free(s);
+}
+
 /* A policy that always scans anon only: the simulation must follow it. */
 static int anon_only(void *priv, const struct vms_pass_input *in, struct vms_scan_decision *out)
 {
@@ -563,5 +652,6 @@ int main(void)
 	test_vfs_model();
 	test_policy_shrink_slab();
 	test_written_pages();
+	test_boosted_kswapd();
 	return done_testing();
 }
