@@ -9,6 +9,7 @@
  * them stored (sim-store.c) in the tables of schema/930-whatif.sql.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +163,10 @@ static int parse_knob(const char *spec, int *knob, long long *value)
 	}
 	if ((*knob == K_VM_SWAPPINESS || *knob == K_MEMCG_SWAPPINESS) && v > 200)
 		return vms_error("'%s' takes 0..200, not %lld", whatif_knob_names[*knob], v);
+	if (*knob == K_WATERMARK_SCALE && (v < 1 || v > 3000))
+		return vms_error("'%s' takes 1..3000, not %lld", whatif_knob_names[*knob], v);
+	if (*knob != K_MEMCG_LIMIT && v > INT_MAX)	/* the sysctls are ints */
+		return vms_error("'%s' takes 0..%d, not %lld", whatif_knob_names[*knob], INT_MAX, v);
 	*value = v;
 	return 0;
 }
@@ -251,7 +256,7 @@ static int settle_knobs(const struct whatif_opts *o, struct run *run)
 					 ", which on cgroup v1 uses memcg.swappiness" : "");
 		run->new_knob[k] = v;
 		set[k] = 1;
-		if (k == K_WATERMARK_BOOST && v > run->base_knob[k] && r->nfallback)
+		if (k == K_WATERMARK_BOOST && r->knob[k].known && v > run->base_knob[k] && r->nfallback)
 			vms_warning("the recording's %ld boosting fallbacks were made with "
 				    "vm.watermark_boost_factor %lld; with more boosting the kernel makes "
 				    "fewer (it frees and compacts ahead of them; docs/whatif.md has a "

@@ -9,10 +9,15 @@
  * mm_page_alloc_extfrag fires when the claim succeeds, or when
  * __rmqueue_steal() takes a single page after claims failed. So an event
  * boosted when its fallback order is below pageblock_order and it is a
- * claim, an unmovable or reclaimable allocation (claims are tried at
- * every order), or a steal at half a pageblock's order or more (a claim
- * of that free block was tried first). Failed claims that a later claim or
- * steal did not follow leave no event: the count is a lower bound.
+ * claim, or a steal that claims were tried before: of an unmovable or
+ * reclaimable allocation (claims are tried at every order), or at half a
+ * pageblock's order or more (a claim of that free block was tried first),
+ * and not a later steal of the same rmqueue_bulk() (which steals on
+ * without claiming: taken as a steal on the same CPU within 20 us of a
+ * steal). A claim that fails at several orders boosts once per order and
+ * leaves one event; compaction_capture() leaves one without a boost: the
+ * count is an estimate either way. Events outside node 0's zones are not
+ * counted.
  */
 #include <stdlib.h>
 
@@ -21,15 +26,24 @@
 #include "replay.h"
 #include "sim.h"
 
-/* The zone whose pfn range holds @pfn, else the one with the most managed pages. */
+/*
+ * The zone whose pfn range holds @pfn; -1 outside all of them (another
+ * node). Without the ranges (zoneinfo lacked them): the one with the most
+ * managed pages.
+ */
 static int zone_of(const struct whatif_rec *r, long long pfn)
 {
-	int z, best = 0;
+	int z, best = 0, ranges = 0;
 
-	for (z = 0; z < r->nzones; z++)
-		if (r->zone_spanned[z] > 0 && pfn >= r->zone_start[z] &&
-		    pfn < r->zone_start[z] + r->zone_spanned[z])
+	for (z = 0; z < r->nzones; z++) {
+		if (r->zone_spanned[z] <= 0)
+			continue;
+		ranges = 1;
+		if (pfn >= r->zone_start[z] && pfn < r->zone_start[z] + r->zone_spanned[z])
 			return z;
+	}
+	if (ranges)
+		return -1;
 	for (z = 1; z < r->nzones; z++)
 		if (r->managed[z] > r->managed[best])
 			best = z;
@@ -50,11 +64,18 @@ static int recorded(struct vms_window *w)
 
 int whatif_load_fallbacks(struct vms_window *w, struct whatif_rec *r)
 {
-	/* 9: pageblock_order (x86-64, 4 KiB pages); 1: MIGRATE_MOVABLE; 4: pageblock_order / 2 */
+	/*
+	 * 9: pageblock_order (x86-64, 4 KiB pages); 1: MIGRATE_MOVABLE; 4:
+	 * pageblock_order / 2; 20000 ns: a steal that close after a steal on
+	 * the same CPU is taken as the same rmqueue_bulk()
+	 */
 	static const char sql[] =
-		"SELECT ts, pfn, fallback_order < 9 AND (change_ownership OR alloc_migratetype <> 1 "
-		"OR fallback_order >= 4) FROM mm_page_alloc_extfrag WHERE ts BETWEEN ?1 AND ?2 "
-		"ORDER BY ts, seq";
+		"SELECT ts, pfn, fallback_order < 9 AND (change_ownership OR "
+		"((alloc_migratetype <> 1 OR fallback_order >= 4) AND NOT COALESCE(prev_steal AND "
+		"ts - prev_ts < 20000, 0))) FROM (SELECT seq, ts, pfn, fallback_order, change_ownership, "
+		"alloc_migratetype, LAG(ts) OVER w AS prev_ts, LAG(change_ownership = 0) OVER w AS "
+		"prev_steal FROM mm_page_alloc_extfrag WHERE ts BETWEEN ?1 AND ?2 "
+		"WINDOW w AS (PARTITION BY cpu ORDER BY ts, seq)) ORDER BY ts, seq";
 	sqlite3_stmt *st;
 	int alloc = 0;
 	int rc, yes;
@@ -69,10 +90,14 @@ int whatif_load_fallbacks(struct vms_window *w, struct whatif_rec *r)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct whatif_fallback *f;
+		int zone;
 
 		r->fallback_events++;
 		if (!sqlite3_column_int(st, 2))
 			continue;
+		zone = zone_of(r, sqlite3_column_int64(st, 1));
+		if (zone < 0)
+			continue;	/* another node's */
 		if (vms_array_reserve(&r->fallback, &alloc, (int)r->nfallback, 256,
 				      sizeof(*r->fallback))) {
 			sqlite3_finalize(st);
@@ -80,7 +105,7 @@ int whatif_load_fallbacks(struct vms_window *w, struct whatif_rec *r)
 		}
 		f = &r->fallback[r->nfallback++];
 		f->ts = sqlite3_column_int64(st, 0);
-		f->zone = zone_of(r, sqlite3_column_int64(st, 1));
+		f->zone = zone;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)

@@ -394,10 +394,13 @@ static int ask_kswapd_retry(struct sim *s)
 	return run.cache_trim_mode_failed;	/* the baseline, v6.18 */
 }
 
-/* pgdat_balanced() at order 0, on the node's sums: free memory at the high watermark and its boost */
+/*
+ * pgdat_balanced() at order 0, on the node's sums: free memory at the high
+ * watermark, its boost and the lower zones' reserves for the top zone
+ */
 static int node_balanced(const struct sim *s)
 {
-	return node_free(s) >= s->cfg.high_wmark + boost_total(s);
+	return node_free(s) >= s->cfg.high_wmark + boost_total(s) + s->cfg.reserve;
 }
 
 /*
@@ -503,11 +506,12 @@ int sim_charge(struct sim *s)
 		return 0;
 	}
 	/* wakeup_kswapd(): below the low watermark, or a boost (even on a balanced node) */
-	if ((s->boost_wake || node_free(s) - 1 < s->cfg.low_wmark + boost_total(s)) &&
+	if ((s->boost_wake ||
+	     node_free(s) - 1 < s->cfg.low_wmark + boost_total(s) + s->cfg.reserve) &&
 	    s->kswapd_failures < MAX_RECLAIM_RETRIES)
 		kswapd_run(s);
 	s->boost_wake = 0;
-	while (node_free(s) - 1 < s->cfg.min_wmark + boost_total(s)) {
+	while (node_free(s) - 1 < s->cfg.min_wmark + boost_total(s) + s->cfg.reserve) {
 		if (try_to_free(s, VMS_DIRECT, SIM_SWAP_CLUSTER)) {
 			s->kswapd_failures = 0;
 		} else if (--retries <= 0) {

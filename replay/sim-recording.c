@@ -292,7 +292,7 @@ static int load_zones(struct vms_window *w, struct whatif_rec *r)
 		"WHERE source = 'zoneinfo' AND ts BETWEEN ?1 AND ?2) ORDER BY s.scope";
 	static const char *const kernel_zones[] = { "DMA", "DMA32", "Normal", "Movable", "Device" };
 	sqlite3_stmt *st = vms_window_prepare(w, sql);
-	long long boost[8] = { 0 }, protection[8][5] = { { 0 } };
+	long long boost[8] = { 0 }, zmin[8] = { 0 }, zlow[8] = { 0 }, protection[8][5] = { { 0 } };
 	int zone_index[8], top = 0, rc, z, k;
 	char last[64] = "";
 
@@ -323,9 +323,9 @@ static int load_zones(struct vms_window *w, struct whatif_rec *r)
 			continue;
 		}
 		if (!strcmp(name, "min"))
-			r->wmark[0] += v;
+			zmin[z] = v;
 		else if (!strcmp(name, "low"))
-			r->wmark[1] += v;
+			zlow[z] = v;
 		else if (!strcmp(name, "high"))
 			r->zone_high[z] = v;
 		else if (!strcmp(name, "boost"))
@@ -341,11 +341,16 @@ static int load_zones(struct vms_window *w, struct whatif_rec *r)
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		return vms_error("reading zoneinfo samples: %s", sqlite3_errmsg(w->sql));
 	for (z = 0; z < r->nzones; z++) {
-		/* printed low/high include the boost */
-		r->wmark[1] -= boost[z];
+		if (r->managed[z] <= 0) {	/* the kernel's checks skip unmanaged zones */
+			r->zone_high[z] = 0;
+			continue;
+		}
+		/* printed min/low/high include the boost (wmark_pages()) */
+		r->wmark[0] += zmin[z] - boost[z];
+		r->wmark[1] += zlow[z] - boost[z];
 		r->zone_high[z] -= boost[z];
 		r->wmark[2] += r->zone_high[z];
-		if (r->managed[z] > 0 && zone_index[z] > top)
+		if (zone_index[z] > top)
 			top = zone_index[z];
 	}
 	/*

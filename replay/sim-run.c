@@ -241,10 +241,7 @@ static void config(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 	}
 	if (r->fallback_recorded)
 		whatif_boost_max(r, knob[K_WATERMARK_BOOST], cfg->high_wmark, cfg->boost_max);
-	/* the watermark checks of an allocation in the top zone: the lower zones' reserves on top */
-	cfg->min_wmark += r->reserve;
-	cfg->low_wmark += r->reserve;
-	cfg->high_wmark += r->reserve;
+	cfg->reserve = r->reserve;
 }
 
 /* Node: the pages the LRU lists and free memory shared at sample @a (the rest follows the recording). */

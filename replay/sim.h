@@ -54,6 +54,8 @@ struct sim_config {
 	long long limit;		/* VMS_MEMCG: pages the LRU lists may hold */
 	long long node_pages;		/* node: pages the LRU lists and free memory share */
 	long long min_wmark, low_wmark, high_wmark;	/* node: pages (sum over zones) */
+	long long reserve;		/* node: pages the lower zones keep back (lowmem_reserve):
+					 * added to the watermarks in the checks, not to kswapd's target */
 	long long swap_pages;		/* swap space for this lruvec (0: none) */
 	int swappiness;			/* 0..200 */
 	long long charge_batch;		/* pages a memcg reclaim call asks for (0: 64, MEMCG_CHARGE_BATCH) */
