@@ -456,8 +456,8 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 			 "each vmstat sample shows of them (nr_free_pages + the four LRU lists: %lld "
 			 "pages at the start, %lld at the end): memory outside them (slab, "
 			 "unevictable, page tables, per-cpu free lists) follows the recording; the "
-			 "watermarks are the zones' sums plus %lld pages the lower zones reserve for "
-			 "allocations of the highest (lowmem_reserve)",
+			 "watermark checks add to the zones' sums %lld pages the lower zones reserve "
+			 "for allocations of the highest (lowmem_reserve), kswapd's target does not",
 			 first->free + first->lru[0] + first->lru[1] + first->lru[2] + first->lru[3],
 			 last->free + last->lru[0] + last->lru[1] + last->lru[2] + last->lru[3],
 			 r->reserve);

@@ -356,7 +356,7 @@ static int load_zones(struct vms_window *w, struct whatif_rec *r)
 	/*
 	 * an allocation that may use the highest populated zone finds each
 	 * lower zone's lowmem_reserve for it kept back (a zone's own pages at
-	 * most): the node's watermarks are the sums plus those
+	 * most): the watermark checks add those to the sums
 	 */
 	for (z = 0; z < r->nzones; z++)
 		r->reserve += protection[z][top] < r->managed[z] ? protection[z][top] : r->managed[z];
@@ -366,7 +366,7 @@ static int load_zones(struct vms_window *w, struct whatif_rec *r)
 static int load_memory(struct vms_window *w, struct whatif_rec *r, long long page_size)
 {
 	const struct whatif_sample *first = &r->smp[0];
-	long long kb = 0, free_pages = 0;
+	long long kb = 0;
 	long i;
 
 	if (query_int(w, "SELECT value FROM counter WHERE source = 'meminfo' AND name = 'SwapTotal' "
@@ -382,11 +382,9 @@ static int load_memory(struct vms_window *w, struct whatif_rec *r, long long pag
 		}
 		return 0;
 	}
-	if (load_zones(w, r) ||
-	    query_int(w, "SELECT value FROM counter WHERE source = 'vmstat' AND name = 'nr_free_pages' "
-		      "AND ts BETWEEN ?1 AND ?2 ORDER BY ts LIMIT 1", NULL, &free_pages) < 0)
+	if (load_zones(w, r))
 		return -1;
-	r->node_pages = free_pages + first->lru[0] + first->lru[1] + first->lru[2] + first->lru[3];
+	r->node_pages = first->free + first->lru[0] + first->lru[1] + first->lru[2] + first->lru[3];
 	return 0;
 }
 

@@ -225,7 +225,6 @@ static void config(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 	cfg->reclaimer = VMS_KSWAPD;
 	cfg->node_pages = r->node_pages;
 	cfg->swappiness = (int)knob[K_VM_SWAPPINESS];
-
 	if (knob[K_MIN_FREE_KBYTES] == r->knob[K_MIN_FREE_KBYTES].v &&
 	    knob[K_WATERMARK_SCALE] == r->knob[K_WATERMARK_SCALE].v) {
 		cfg->min_wmark = r->wmark[0];
