@@ -448,6 +448,44 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 			      r->exec_recorded ? "default" : "missing";
 		a[n++].firmness = r->use_exec ? "sampled" : "assumed";
 	}
+	if (n < max && r->fm) {
+		snprintf(a[n].item, sizeof(a[n].item), "model: pinned");
+		if (r->pinned_permille < 0)
+			snprintf(a[n].value, sizeof(a[n].value), "none: too few recorded file scans, or "
+				 "a tracepoint without their reasons, to tell pages reclaim cannot free");
+		else if (r->pinned_marked)
+			snprintf(a[n].value, sizeof(a[n].value), "%d.%d%% of the recorded file scans "
+				 "kept the page for no reason the tracepoint names (a reference held "
+				 "elsewhere, as a pipe's): %lld pages taken as pinned (the smallest "
+				 "inactive file list while reclaim scanned, times that share), the "
+				 "oldest insertions reclaim did not evict, %lld marked; reclaim keeps them "
+				 "on the inactive list", r->pinned_permille / 10, r->pinned_permille % 10,
+				 r->pinned_pages, r->pinned_marked);
+		else
+			snprintf(a[n].value, sizeof(a[n].value), "none: %d.%d%% of the recorded file "
+				 "scans kept the page for no reason the tracepoint names, taken as "
+				 "transient (pinned from half on)", r->pinned_permille / 10,
+				 r->pinned_permille % 10);
+		a[n].source = "events";
+		a[n++].firmness = r->pinned_marked ? "inferred" : "assumed";
+	}
+	if (n < max) {
+		snprintf(a[n].item, sizeof(a[n].item), "demand: anon frees");
+		if (r->has_swap)
+			snprintf(a[n].value, sizeof(a[n].value), "%lld anon pages freed by the workload "
+				 "(per sample interval, new anon less the growth of resident anon + swap "
+				 "used - swap cache: net, so an interval that allocates and frees shows "
+				 "the difference), the oldest first, resident or swapped", r->anon_freed);
+		else
+			snprintf(a[n].value, sizeof(a[n].value), "not modelled: the samples lack swap "
+				 "use (%s), so anon freed by the workload cannot be told from anon "
+				 "swapped out; anon is taken as never freed",
+				 r->memcg ? (r->cgroup_v1 ? "memory.stat total_swap: swap accounting "
+					     "off" : "cgroup v2 memory.swap.current is not sampled") :
+				 "meminfo SwapFree");
+		a[n].source = r->has_swap ? (r->memcg ? "memory.stat" : "vmstat, meminfo") : "missing";
+		a[n++].firmness = r->has_swap ? "sampled" : "assumed";
+	}
 	if (n < max && !r->memcg) {
 		const struct whatif_sample *first = &r->smp[0], *last = &r->smp[r->nsmp - 1];
 
@@ -674,9 +712,10 @@ int cmd_whatif(int argc, const char **argv)
 
 		snprintf(a->item, sizeof(a->item), "out of memory");
 		snprintf(a->value, sizeof(a->value), "charges no reclaim made room for: baseline "
-			 "%lld, whatif %lld (each after %s); the simulation went on as if they fit, "
-			 "so its reclaim counts from then on are not the kernel's (which would have "
-			 "OOM-killed)", bstats.over_limit, wstats.over_limit,
+			 "%lld, whatif %lld (after %s; the next charges skip reclaim, twice as many "
+			 "after each, until reclaim frees again); the simulation went on as if they "
+			 "fit, so its reclaim counts from then on are not the kernel's (which would "
+			 "have OOM-killed)", bstats.over_limit, wstats.over_limit,
 			 run->rec.memcg ? "16 reclaim calls" : "16 direct reclaims");
 		a->source = "model";
 		a->firmness = "measured";

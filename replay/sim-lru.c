@@ -277,6 +277,16 @@ int sim_access_written(struct sim *s, uint64_t ino, uint64_t index)
 	return ret;
 }
 
+int sim_access_pinned(struct sim *s, uint64_t ino, uint64_t index)
+{
+	int ret = sim_access(s, ino, index);
+	int32_t slot;
+
+	if (ret >= 0 && ino != SIM_ANON_INO && (slot = slot_find(s, ino, index)) != SIM_NONE)
+		s->page[slot].pinned = 1;
+	return ret;
+}
+
 void sim_remove(struct sim *s, uint64_t ino, uint64_t index)
 {
 	int32_t slot = slot_find(s, ino, index);
@@ -293,6 +303,7 @@ void sim_remove(struct sim *s, uint64_t ino, uint64_t index)
 	}
 	s->page[slot].shadow = -1;
 	s->page[slot].workingset = 0;
+	s->page[slot].pinned = 0;
 }
 
 void sim_flush(struct sim *s)
@@ -316,6 +327,13 @@ long long sim_lru_size(const struct sim *s, enum sim_lru lru)
 long long sim_swap_used(const struct sim *s)
 {
 	return s->swap_used;
+}
+
+void sim_hold_swap(struct sim *s, long long pages)
+{
+	s->swap_used += pages;
+	if (s->swap_used < 0)
+		s->swap_used = 0;
 }
 
 const struct sim_stats *sim_stats(const struct sim *s)

@@ -226,6 +226,13 @@ static long long shrink_inactive(struct sim *s, enum sim_lru lru, long long nr)
 		struct sim_page *p = &s->page[slot];
 
 		scanned++;
+		if (file && p->pinned) {
+			/* another reference holds it: __remove_mapping() fails, keep_locked */
+			sim_list_del(s, slot);
+			p->referenced = p->kept = 0;
+			sim_list_add(s, slot, lru);
+			continue;
+		}
 		if (file && p->written && !p->protect) {
 			/* not mapped: referenced or not, reclaimed (FOLIOREF_RECLAIM_CLEAN) */
 			sim_evict(s, slot);
@@ -490,6 +497,34 @@ void sim_fallback(struct sim *s, int zone)
 	s->boost_wake = 1;
 }
 
+/*
+ * A charge no reclaim made room for (the kernel would OOM-kill, which the
+ * simulation cannot): counted, and the next charges skip reclaim, twice as
+ * many after each such charge (up to OOM_SKIP_MAX), until reclaim frees
+ * again. Without it, every charge of a full lruvec whose pages reclaim
+ * cannot free would rescan them all, 16 times.
+ */
+#define OOM_SKIP_MAX 65536
+
+static void out_of_memory(struct sim *s)
+{
+	s->st.over_limit++;
+	s->oom_backoff = s->oom_backoff ? s->oom_backoff * 2 : 1;
+	if (s->oom_backoff > OOM_SKIP_MAX)
+		s->oom_backoff = OOM_SKIP_MAX;
+	s->oom_skip = s->oom_backoff;
+}
+
+/* Still out of memory from an earlier charge: skip reclaim (counted). */
+static int oom_skipped(struct sim *s)
+{
+	if (s->oom_skip <= 0)
+		return 0;
+	s->oom_skip--;
+	s->st.over_limit++;
+	return 1;
+}
+
 int sim_charge(struct sim *s)
 {
 	int retries = MAX_RECLAIM_RETRIES;
@@ -497,9 +532,13 @@ int sim_charge(struct sim *s)
 	if (s->cfg.reclaimer == VMS_MEMCG) {
 		long long batch = s->cfg.charge_batch > 0 ? s->cfg.charge_batch : MEMCG_CHARGE_BATCH;
 
+		if (lru_total(s) + sim_slab_pages(s) + 1 > s->cfg.limit && oom_skipped(s))
+			return 0;
 		while (lru_total(s) + sim_slab_pages(s) + 1 > s->cfg.limit) {
-			if (!try_to_free(s, VMS_MEMCG, batch) && --retries <= 0) {
-				s->st.over_limit++;
+			if (try_to_free(s, VMS_MEMCG, batch)) {
+				s->oom_backoff = 0;
+			} else if (--retries <= 0) {
+				out_of_memory(s);
 				break;
 			}
 		}
@@ -511,11 +550,14 @@ int sim_charge(struct sim *s)
 	    s->kswapd_failures < MAX_RECLAIM_RETRIES)
 		kswapd_run(s);
 	s->boost_wake = 0;
+	if (node_free(s) - 1 < s->cfg.min_wmark + boost_total(s) + s->cfg.reserve && oom_skipped(s))
+		return 0;
 	while (node_free(s) - 1 < s->cfg.min_wmark + boost_total(s) + s->cfg.reserve) {
 		if (try_to_free(s, VMS_DIRECT, SIM_SWAP_CLUSTER)) {
 			s->kswapd_failures = 0;
+			s->oom_backoff = 0;
 		} else if (--retries <= 0) {
-			s->st.over_limit++;
+			out_of_memory(s);
 			break;
 		}
 	}

@@ -31,22 +31,23 @@ const char *const whatif_metric_names[M_NMETRICS] = {
 
 /* memory.stat (v1 hierarchical name, v2 name; bytes) or /proc/vmstat (pages) fields */
 enum sfield { F_IA, F_AA, F_IF, F_AF, F_FILE, F_ANON, F_RF_ANON, F_RF_FILE, F_KMEM, F_FREE,
-	      F_NFIELDS };
+	      F_SWAP, F_SWAPCACHED, F_NFIELDS };
 
 /* kmem: v1 memory.kmem.usage_in_bytes as record stores it, v2 memory.stat slab */
 static const char *const memcg_v1_names[F_NFIELDS] = {
 	"total_inactive_anon", "total_active_anon", "total_inactive_file", "total_active_file",
 	"total_cache", "total_rss", "total_workingset_refault_anon", "total_workingset_refault_file",
-	"kmem_usage_in_bytes", "",
+	"kmem_usage_in_bytes", "", "total_swap", "total_swapcached",
 };
 static const char *const memcg_v2_names[F_NFIELDS] = {
 	"inactive_anon", "active_anon", "inactive_file", "active_file",
 	"file", "anon", "workingset_refault_anon", "workingset_refault_file", "slab", "",
+	"", "swapcached",	/* v2 swap use is memory.swap.current, not sampled */
 };
 static const char *const vmstat_names[F_NFIELDS] = {
 	"nr_inactive_anon", "nr_active_anon", "nr_inactive_file", "nr_active_file",
 	"nr_file_pages", "nr_anon_pages", "workingset_refault_anon", "workingset_refault_file",
-	"", "nr_free_pages",
+	"", "nr_free_pages", "", "nr_swapcached",	/* node swap use: meminfo (sim-swap.c) */
 };
 
 static int field_of(const char *const *names, const char *name)
@@ -159,13 +160,18 @@ static int load_samples(struct vms_window *w, struct whatif_rec *r, const char *
 			return -1;
 		}
 		s = &r->smp[r->nsmp - 1];
-		if (r->memcg && (f <= F_ANON || f == F_KMEM))
+		if (r->memcg && (f <= F_ANON || f == F_KMEM || f == F_SWAP || f == F_SWAPCACHED))
 			v /= page_size;		/* memory.stat sizes are bytes */
 		if (f == F_KMEM) {
 			s->kmem = v;
 			r->has_kmem = 1;
 		} else if (f == F_FREE) {
 			s->free = v;
+		} else if (f == F_SWAP) {
+			s->swap = v;
+			r->swap_samples++;
+		} else if (f == F_SWAPCACHED) {
+			s->swapcached = v;
 		} else if (f <= F_AF)
 			s->lru[f] = v;
 		else if (f == F_FILE)
@@ -678,9 +684,10 @@ static int load_filemap(struct vms_window *w, struct whatif_rec *r)
 		f->ts = ts;
 		f->ino = (uint64_t)ino ^ ((uint64_t)dev << 40);
 		f->index = (uint64_t)index;
-		f->removed = (int16_t)removed;
+		f->removed = (int8_t)removed;
 		f->written = 0;
 		f->exec = 0;
+		f->pinned = 0;
 		f->pages = 1 << (order & 15);
 	}
 	if (rc != SQLITE_DONE)
@@ -921,6 +928,7 @@ static int rec_load(struct vms_window *w, struct whatif_rec *r, int demand)
 		free(r->smp);
 		r->smp = NULL;
 		r->nsmp = 0;
+		r->swap_samples = 0;
 		r->memcg = r->cgroup_v1 = 0;
 		if (load_samples(w, r, "", page_size))
 			return -1;
@@ -933,10 +941,10 @@ static int rec_load(struct vms_window *w, struct whatif_rec *r, int demand)
 				  "WHERE ts BETWEEN ?1 AND ?2", NULL, &r->reclaimers) < 0)
 		return -1;
 	if (load_knobs(w, r) || load_reclaim(w, r) || load_outcome(w, r) ||
-	    load_memory(w, r, page_size))
+	    load_memory(w, r, page_size) || whatif_load_swap(w, r, page_size))
 		return -1;
 	if (demand && (load_filemap(w, r) || load_written(w, r) || whatif_load_exec(w, r) ||
-		       load_vfs(w, r) || whatif_load_fallbacks(w, r)))
+		       whatif_mark_pinned(w, r) || load_vfs(w, r) || whatif_load_fallbacks(w, r)))
 		return -1;
 	return 0;
 }

@@ -19,7 +19,10 @@
  *    first inserted (a cyclic scan, like a file read in rounds) and the rest
  *    are new pages. Anon likewise: new anon is the growth of anon plus anon
  *    reclaimed, less the anon refaults, which re-access swapped pages in
- *    order. Frees (other than by reclaim) are not modelled.
+ *    order. Where the samples have swap use, the anon the workload freed
+ *    (sim-swap.c) frees the oldest anon pages first, resident or swapped:
+ *    first the swap slots taken at the start. File frees other than the
+ *    filemap events' removals are not modelled.
  *  - the demand of an interval is spread evenly over it; the counters reclaim
  *    sees are flushed at each memory.stat sample (the recorder's read makes
  *    the kernel flush) or, for the node, every 2 s.
@@ -39,6 +42,7 @@
 
 struct cursor {
 	long long next, count;	/* next key to re-access, keys created */
+	long long first;	/* the oldest key not freed */
 };
 
 static int access_new(struct sim *s, uint64_t ino, struct cursor *c)
@@ -48,10 +52,10 @@ static int access_new(struct sim *s, uint64_t ino, struct cursor *c)
 
 static int access_again(struct sim *s, uint64_t ino, struct cursor *c)
 {
-	if (!c->count)
+	if (c->first >= c->count)
 		return access_new(s, ino, c);
-	if (c->next >= c->count)
-		c->next = 0;
+	if (c->next >= c->count || c->next < c->first)
+		c->next = c->first;
 	return sim_access(s, ino, (uint64_t)c->next++) < 0 ? -1 : 0;
 }
 
@@ -168,7 +172,8 @@ static int filemap_event(struct sim *s, struct recorded_cache *c, const struct w
 			return -1;
 		if (f->removed == 1)
 			sim_remove(s, f->ino, f->index + i);
-		else if (!f->removed && (f->written ? sim_access_written(s, f->ino, f->index + i) :
+		else if (!f->removed && (f->pinned ? sim_access_pinned(s, f->ino, f->index + i) :
+					 f->written ? sim_access_written(s, f->ino, f->index + i) :
 					 f->exec ? sim_access_protected(s, f->ino, f->index + i) :
 					 sim_access(s, f->ino, f->index + i)) < 0)
 			return -1;
@@ -196,6 +201,8 @@ static long long nonneg(long long v)
 {
 	return v > 0 ? v : 0;
 }
+
+#define NDEMAND 5	/* file new, file again, anon new, anon again, anon freed */
 
 static void config(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 		   struct policy_instance *policy, struct sim_config *cfg)
@@ -249,12 +256,22 @@ static long long node_avail(const struct whatif_sample *a)
 	return a->free + a->lru[0] + a->lru[1] + a->lru[2] + a->lru[3];
 }
 
-/* The demand of one interval from counters: file cold/again, anon new/again. */
+/* Free the oldest anon page: a swap slot held from the start, else the oldest key. */
+static void free_anon(struct sim *s, struct cursor *anon, long long *held)
+{
+	if (*held > 0) {
+		(*held)--;
+		sim_hold_swap(s, -1);
+	} else if (anon->first < anon->count) {
+		sim_remove(s, SIM_ANON_INO, (uint64_t)anon->first++);
+	}
+}
+
+/* The demand of one interval from counters: file cold/again, anon new/again/freed. */
 static void interval_demand(const struct whatif_rec *r, const struct whatif_sample *a,
-			    const struct whatif_sample *b, long long n[4])
+			    const struct whatif_sample *b, long long n[NDEMAND])
 {
 	long long file_in = b->file - a->file + b->reclaimed[1] - a->reclaimed[1];
-	long long anon_in = b->anon - a->anon + b->reclaimed[0] - a->reclaimed[0];
 	long long rf = nonneg(b->refault[1] - a->refault[1]), ra = nonneg(b->refault[0] - a->refault[0]);
 
 	if (r->fm) {
@@ -264,20 +281,22 @@ static void interval_demand(const struct whatif_rec *r, const struct whatif_samp
 		n[0] = nonneg(file_in - rf);
 	}
 	n[3] = ra;
-	n[2] = nonneg(anon_in - ra);
+	n[2] = whatif_anon_new(a, b);
+	n[4] = whatif_anon_freed(r, a, b);
 }
 
 int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 		    struct policy_instance *policy, double out[M_NMETRICS],
 		    struct whatif_point **series, long *npoints, struct sim_stats *stats)
 {
-	struct cursor file = { 0, 0 }, anon = { 0, 0 };
+	struct cursor file = { 0, 0, 0 }, anon = { 0, 0, 0 };
 	struct whatif_point *pts = calloc(r->nsmp, sizeof(*pts));
 	const struct sim_stats *st;
 	long long last_flush = r->smp[0].ts;
 	struct recorded_cache *rc_cache = NULL;
 	struct sim_config cfg;
 	struct sim *s = NULL;
+	long long held = 0;	/* swap slots taken at the start, by pages the simulation lacks */
 	long i, fm = 0, fb = 0;
 	int rc = -1;
 
@@ -291,6 +310,10 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 	s = sim_new(&cfg);
 	if (!s || populate(s, &r->smp[0], &file, &anon))
 		goto out;
+	if (r->has_swap) {
+		held = nonneg(r->smp[0].swap - r->smp[0].swapcached);
+		sim_hold_swap(s, held);
+	}
 	if (r->fm && r->sequential) {
 		struct sim_config set = { .reclaimer = VMS_MEMCG, .limit = LLONG_MAX };
 
@@ -310,7 +333,7 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 		fb++;
 	for (i = 1; i < r->nsmp; i++) {
 		const struct whatif_sample *a = &r->smp[i - 1], *b = &r->smp[i];
-		long long n[4], done[4] = { 0, 0, 0, 0 };
+		long long n[NDEMAND], done[NDEMAND] = { 0, 0, 0, 0, 0 };
 		int sl, k;
 
 		interval_demand(r, a, b, n);
@@ -341,6 +364,9 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 				}
 			}
 		}
+		/* the frees last: net of the interval, they may be its allocations' (an exit) */
+		for (; done[4] < n[4]; done[4]++)
+			free_anon(s, &anon, &held);
 		if (r->memcg || b->ts - last_flush >= NODE_FLUSH_NS) {
 			sim_flush(s);
 			last_flush = b->ts;

@@ -107,7 +107,8 @@ struct sim_stats {
 	long long boosts;		/* fallbacks that raised a zone's watermark boost */
 	long long boosted_runs;		/* kswapd runs that began with a boost */
 	long long boost_reclaimed;	/* pages they reclaimed in boosted (file-only) passes */
-	long long over_limit;		/* charges that found nothing to reclaim (OOM in the kernel) */
+	long long over_limit;		/* charges that found nothing to reclaim (OOM in the kernel),
+					 * and those after it that skipped reclaim (sim-reclaim.c) */
 	long long shadows_dropped;	/* shadow entries freed by the shadow shrinker */
 	long long activated_once[2];	/* referenced once at an inactive scan, activated (mapped_once) */
 	long long vfs_freed[2];		/* the vfs model: [0] dentries, [1] inodes freed by the shrinker */
@@ -156,6 +157,13 @@ int sim_access_protected(struct sim *s, uint64_t ino, uint64_t index);
  */
 int sim_access_written(struct sim *s, uint64_t ino, uint64_t index);
 /*
+ * sim_access() of a page something else holds a reference on (a pipe, a
+ * pinned buffer): an inactive scan cannot free it (__remove_mapping()'s
+ * reference count check fails) and puts it back on the inactive list.
+ * Return: as sim_access().
+ */
+int sim_access_pinned(struct sim *s, uint64_t ino, uint64_t index);
+/*
  * An allocation fell back to another migratetype's pageblock in zone
  * @zone (node reclaim, mm_page_alloc_extfrag): the zone's watermarks are
  * boosted (cfg.boost_max) and kswapd is woken at the next allocation.
@@ -176,6 +184,8 @@ int sim_resident(const struct sim *s, uint64_t ino, uint64_t index);
 long long sim_lru_size(const struct sim *s, enum sim_lru lru);
 /* Pages of swap in use. */
 long long sim_swap_used(const struct sim *s);
+/* @pages swap slots taken (freed, if negative) by pages the simulation does not hold. */
+void sim_hold_swap(struct sim *s, long long pages);
 /* Pages of slab charged (the vfs model; its slab_base otherwise). */
 long long sim_slab_pages(const struct sim *s);
 /* Return: the counters; must *not* be freed. */
@@ -219,6 +229,7 @@ struct sim_page {
 	uint8_t kept;			/* kept once by an inactive scan for being referenced */
 	uint8_t protect;		/* the kernel protected it (kept resident while used) */
 	uint8_t written;		/* inserted by a write, not mapped (sim_access_written()) */
+	uint8_t pinned;			/* held by another reference: reclaim keeps it (sim_access_pinned()) */
 	int32_t node;			/* its xarray node (struct sim_xnode) */
 };
 
@@ -283,6 +294,7 @@ struct sim {
 	long long snapshot_activate[2];	/* lruvec->refaults[]: at the end of the last reclaim */
 	long long cost[2];		/* lruvec->anon_cost, file_cost */
 	int kswapd_failures;		/* node: consecutive failed kswapd runs */
+	long long oom_skip, oom_backoff;	/* charges left to skip reclaim after an OOM, and the next skip */
 	int no_cache_trim;		/* kswapd's retry sweep (6.9+ sc->no_cache_trim_mode) */
 	int activate_once[2];		/* this pass: a page referenced once is activated (mapped_once) */
 	struct vms_pass_input last_in;	/* inputs of the last pass, for kswapd_retry */
@@ -378,6 +390,7 @@ struct whatif_sample {
 	long long reclaimed[2];		/* recorded reclaim (events) up to ts, cumulative */
 	long long kmem;			/* memcg: kernel memory charged (v1 kmem, v2 slab), pages */
 	long long free;			/* node: free pages (vmstat nr_free_pages) */
+	long long swap, swapcached;	/* swap slots in use, pages in the swap cache (sim-swap.c) */
 };
 
 /* A page-cache insertion or removal of the lruvec's tasks (filemap events). */
@@ -385,9 +398,10 @@ struct whatif_filemap {
 	long long ts;
 	uint64_t ino, index;		/* the first page of the folio */
 	int pages;			/* of the folio (1 << order) */
-	int16_t removed;		/* 0 inserted, 1 deleted outside reclaim (truncation),
+	int8_t removed;			/* 0 inserted, 1 deleted outside reclaim (truncation),
 					 * 2 evicted by the recording's reclaim (the simulation
 					 * decides its own evictions; kept to know what was resident) */
+	int8_t pinned;			/* a page reclaim cannot free (sim-pinned.c) */
 	int8_t written;			/* inserted by a write: the recording dirtied it within 1 s
 					 * (writeback_dirty_folio), so it is not mapped */
 	int8_t exec;			/* a page of a range mapped executable (sim-exec.c) */
@@ -457,6 +471,12 @@ struct whatif_rec {
 	long exec_marked;		/* insertions marked exec */
 	int use_exec;			/* --assume exec=protected: whatif_exec_mark() ran */
 	long long scanned_recorded;
+	int has_swap;			/* every sample has its swap use (sim-swap.c) */
+	long swap_samples;		/* samples that had it, while loading */
+	long long anon_freed;		/* anon pages the workload freed (sum of the intervals) */
+	int pinned_permille;		/* recorded file scans kept for no traced reason; -1 unknown */
+	long long pinned_pages;		/* pages taken as pinned (sim-pinned.c) */
+	long long pinned_marked;	/* pages of the insertions marked pinned */
 };
 
 /*
@@ -468,6 +488,15 @@ struct whatif_rec {
 int whatif_rec_load(struct vms_window *w, struct whatif_rec *r);
 /* The same without the demand: samples, knobs and the recorded outcome (of a rerun). */
 int whatif_rec_load_outcome(struct vms_window *w, struct whatif_rec *r);
+
+/* sim-pinned.c: mark the filemap demand's pinned pages (model: pinned); 0 or -1 with vms_error. */
+int whatif_mark_pinned(struct vms_window *w, struct whatif_rec *r);
+/* sim-swap.c: swap use of the samples (has_swap, anon_freed); 0 or -1 with vms_error set. */
+int whatif_load_swap(struct vms_window *w, struct whatif_rec *r, long long page_size);
+/* Anon pages new between samples @a and @b (counter demand), and those freed (0 without swap use). */
+long long whatif_anon_new(const struct whatif_sample *a, const struct whatif_sample *b);
+long long whatif_anon_freed(const struct whatif_rec *r, const struct whatif_sample *a,
+			    const struct whatif_sample *b);
 void whatif_rec_release(struct whatif_rec *r);
 /* Does the database of @w have a table or view @name? (0 also when the query fails) */
 int whatif_table_exists(struct vms_window *w, const char *name);

@@ -10,7 +10,8 @@
  * superblock shrinker as vm.vfs_cache_pressure scales it; written
  * (unmapped) pages reclaimed at their first scan; and watermark boosting:
  * a fallback on a balanced node wakes kswapd, which reclaims the boost
- * from file only, at priorities down to 10.
+ * from file only, at priorities down to 10; pinned pages reclaim scans and
+ * keeps; swap held outside the simulation and anon freed by the workload.
  */
 #include "vms.h"
 #include "../../replay/replay.h"
@@ -710,6 +711,106 @@ out:
 	sim_free(m);
 }
 
+/*
+ * Pages another reference holds (sim_access_pinned(), a pipe's): reclaim
+ * scans them and cannot free them. 60 pinned pages and a loop of 100 others
+ * through a 100-page memcg: the loop cycles through the 40 pages left, the
+ * pinned pages all stay; unpinned, the loop pushes them out first.
+ */
+static void test_pinned_pages(void)
+{
+	struct sim *p = memcg(100, 0, 60), *u = memcg(100, 0, 60);
+	long long i, pinned_left = 0, unpinned_left = 0, loop_left = 0;
+	int failed = !p || !u;
+
+	for (i = 0; i < 60 && !failed; i++)
+		failed |= sim_access_pinned(p, FILE_INO + 1, i) < 0 || sim_access(u, FILE_INO + 1, i) < 0;
+	failed = failed || loop(p, 100, 2) || loop(u, 100, 2);
+	ok(!failed, "60 pages pinned (or not), then a 100-page loop twice, in 100-page memcgs");
+	if (failed)
+		goto out;
+	for (i = 0; i < 60; i++) {
+		pinned_left += sim_resident(p, FILE_INO + 1, i);
+		unpinned_left += sim_resident(u, FILE_INO + 1, i);
+	}
+	is_int(pinned_left, 60, "pinned: all 60 still resident");
+	is_int(unpinned_left, 0, "unpinned: all 60 pushed out by the loop");
+	for (i = 0; i < 100; i++)
+		loop_left += sim_resident(p, FILE_INO, i);
+	is_int(sim_stats(p)->reclaimed[1] + loop_left, 200,
+	       "pinned: only loop pages reclaimed (200 in: %lld reclaimed, %lld resident)",
+	       sim_stats(p)->reclaimed[1], loop_left);
+	ok(loop_left <= 40, "pinned: the loop kept at most the 40 pages left (%lld)", loop_left);
+	ok(sim_stats(p)->scanned[1] > sim_stats(p)->reclaimed[1] + 60,
+	   "pinned: scanned and kept, again and again (%lld scanned, %lld reclaimed)",
+	   sim_stats(p)->scanned[1], sim_stats(p)->reclaimed[1]);
+	is_int(sim_stats(p)->over_limit, 0, "pinned: reclaim always found room among the others");
+out:
+	sim_free(p);
+	sim_free(u);
+}
+
+/*
+ * Out of memory: 64 pinned pages fill a 64-page memcg without swap, then
+ * 1000 anon pages come: no charge finds room, every one is counted, and
+ * after the first the charges skip reclaim (1, 2, 4, ... of them), so the
+ * pinned pages are rescanned about log2(1000) times, not 1000 x 16.
+ */
+static void test_out_of_memory_backoff(void)
+{
+	struct sim *s = memcg(64, 0, 60);
+	long long i;
+	int failed = !s;
+
+	for (i = 0; i < 64 && !failed; i++)
+		failed |= sim_access_pinned(s, FILE_INO, i) < 0;
+	for (i = 0; i < 1000 && !failed; i++)
+		failed |= sim_access(s, SIM_ANON_INO, i) < 0;
+	ok(!failed, "64 pinned pages, then 1000 anon pages, in a 64-page memcg without swap");
+	if (failed)
+		goto out;
+	is_int(sim_stats(s)->over_limit, 1000, "every anon charge found no room");
+	is_int(sim_stats(s)->reclaimed[0] + sim_stats(s)->reclaimed[1], 0, "nothing reclaimed");
+	ok(sim_stats(s)->scanned[1] < 100000,	/* at every charge: about 2,000,000 */
+	   "the pinned pages rescanned a few times, not at every charge (%lld scanned)",
+	   sim_stats(s)->scanned[1]);
+out:
+	sim_free(s);
+}
+
+/* Swap slots held outside the simulation, and anon freed per interval from counters. */
+static void test_swap_and_anon_frees(void)
+{
+	struct sim *s = memcg(100, 10, 100);
+	struct whatif_rec r = { 0 };
+	struct whatif_sample a = { 0 }, b = { 0 };
+
+	if (!s) {
+		ok(0, "a memcg with 10 pages of swap");
+		return;
+	}
+	sim_hold_swap(s, 10);
+	is_int(sim_swap_used(s), 10, "10 slots held from the start");
+	sim_hold_swap(s, -25);
+	is_int(sim_swap_used(s), 0, "freeing more than held leaves none, not fewer");
+	sim_free(s);
+	r.has_swap = 1;
+	a.anon = 100, a.swap = 50;
+	b.anon = 100, b.swap = 10;
+	is_int(whatif_anon_freed(&r, &a, &b), 40, "40 swapped pages unmapped: 40 freed");
+	b.anon = 80, b.swap = 70, b.reclaimed[0] = 20;
+	is_int(whatif_anon_freed(&r, &a, &b), 0, "20 pages swapped out: none freed");
+	is_int(whatif_anon_new(&a, &b), 0, "and none new");
+	b.anon = 110, b.swap = 50, b.swapcached = 10, b.reclaimed[0] = 0, b.refault[0] = 10;
+	is_int(whatif_anon_freed(&r, &a, &b) + whatif_anon_new(&a, &b), 0,
+	       "10 swapped in, their slots kept in the swap cache: none freed, none new");
+	b.anon = 130, b.swap = 30, b.swapcached = 0, b.refault[0] = 0;
+	is_int(whatif_anon_new(&a, &b), 30, "30 allocated while 20 swapped pages are freed: 30 new");
+	is_int(whatif_anon_freed(&r, &a, &b), 20, "and 20 freed");
+	r.has_swap = 0;
+	is_int(whatif_anon_freed(&r, &a, &b), 0, "without swap use in the samples: nothing freed");
+}
+
 int main(void)
 {
 	test_loop_larger_than_cache();
@@ -727,6 +828,9 @@ int main(void)
 	test_vfs_model();
 	test_policy_shrink_slab();
 	test_written_pages();
+	test_pinned_pages();
+	test_out_of_memory_backoff();
+	test_swap_and_anon_frees();
 	test_boosted_kswapd();
 	test_boosted_kswapd_may_not_swap();
 	test_boosted_kswapd_no_progress();
