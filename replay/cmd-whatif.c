@@ -44,7 +44,9 @@ static const struct cli_help whatif_help = {
 		"show) and access=protected (the same, and the pages so used are ones the\n"
 		"kernel protected, as it does exec-mapped pages), and exec=protected (the file\n"
 		"ranges the memcg's tasks mapped executable, which record -m samples, are\n"
-		"protected as the kernel protects VM_EXEC pages).\n"
+		"protected as the kernel protects VM_EXEC pages), and pinned=none (no file\n"
+		"page is taken as pinned, whatever share of the recorded file scans reclaim\n"
+		"kept for no traced reason).\n"
 		"\n"
 		"Exit status: 0 done; 1 DB unreadable, or the recording lacks what the\n"
 		"simulation needs (the message names it); 2 usage error. See docs/whatif.md.\n",
@@ -91,7 +93,8 @@ static int parse_whatif_options(int argc, const char **argv, struct whatif_opts 
 		OPT_STRING_LIST('s', "set", &set, "K=V", "change a knob (repeatable; knobs below)"),
 		OPT_STRING_LIST('a', "assume", &assume, "K=V",
 				"a knob value the recording lacks (same names);\n"
-				"or demand=counters, access=sequential|protected, exec=protected (below)"),
+				"or demand=counters, access=sequential|protected, exec=protected,\n"
+				"pinned=none (below)"),
 		OPT_STRING(0, "rerun", &o->rerun, "DB2",
 			   "a real rerun of the workload with the changes: set the\n"
 			   "prediction beside what it recorded (and the trivial predictor)"),
@@ -109,7 +112,7 @@ static int parse_whatif_options(int argc, const char **argv, struct whatif_opts 
 	if (!stop && o->list_knobs) {
 		for (i = 0; i < K_NKNOBS; i++)
 			printf("%s\n", whatif_knob_names[i]);
-		printf("demand\naccess\nexec\n");
+		printf("demand\naccess\nexec\npinned\n");
 		stop = 1;
 	}
 	if (!stop && (take_changes(opts, "--set", &set, o->set, &o->nset) ||
@@ -209,6 +212,10 @@ static int settle_knobs(const struct whatif_opts *o, struct run *run)
 		}
 		if (!strcmp(o->assume[i], "access=protected")) {
 			r->sequential = r->protect = 1;
+			continue;
+		}
+		if (!strcmp(o->assume[i], "pinned=none")) {
+			whatif_unmark_pinned(r);
 			continue;
 		}
 		if (!strcmp(o->assume[i], "exec=protected")) {
@@ -450,7 +457,11 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 	}
 	if (n < max && r->fm) {
 		snprintf(a[n].item, sizeof(a[n].item), "model: pinned");
-		if (r->pinned_permille < 0)
+		if (r->pinned_off)
+			snprintf(a[n].value, sizeof(a[n].value), "none: --assume pinned=none (%d.%d%% "
+				 "of the recorded file scans kept the page for no reason the tracepoint "
+				 "names)", r->pinned_permille / 10, r->pinned_permille % 10);
+		else if (r->pinned_permille < 0)
 			snprintf(a[n].value, sizeof(a[n].value), "none: too few recorded file scans, or "
 				 "a tracepoint without their reasons, to tell pages reclaim cannot free");
 		else if (r->pinned_marked)
@@ -466,7 +477,7 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 				 "scans kept the page for no reason the tracepoint names, taken as "
 				 "transient (pinned from half on)", r->pinned_permille / 10,
 				 r->pinned_permille % 10);
-		a[n].source = "events";
+		a[n].source = r->pinned_off ? "--assume pinned=none" : "events";
 		a[n++].firmness = r->pinned_marked ? "inferred" : "assumed";
 	}
 	if (n < max) {

@@ -132,3 +132,13 @@ int whatif_mark_pinned(struct vms_window *w, struct whatif_rec *r)
 	r->pinned_pages = min_inactive_file(r, keeps[2], keeps[3]) * r->pinned_permille / 1000;
 	return r->pinned_pages > 0 ? mark_oldest_kept(r, r->pinned_pages) : 0;
 }
+
+void whatif_unmark_pinned(struct whatif_rec *r)
+{
+	long k;
+
+	for (k = 0; k < r->nfm; k++)
+		r->fm[k].pinned = 0;
+	r->pinned_marked = 0;
+	r->pinned_off = 1;
+}

@@ -477,6 +477,7 @@ struct whatif_rec {
 	int pinned_permille;		/* recorded file scans kept for no traced reason; -1 unknown */
 	long long pinned_pages;		/* pages taken as pinned (sim-pinned.c) */
 	long long pinned_marked;	/* pages of the insertions marked pinned */
+	int pinned_off;			/* --assume pinned=none: the marks taken off */
 };
 
 /*
@@ -491,6 +492,8 @@ int whatif_rec_load_outcome(struct vms_window *w, struct whatif_rec *r);
 
 /* sim-pinned.c: mark the filemap demand's pinned pages (model: pinned); 0 or -1 with vms_error. */
 int whatif_mark_pinned(struct vms_window *w, struct whatif_rec *r);
+/* Take the marks off again (--assume pinned=none). */
+void whatif_unmark_pinned(struct whatif_rec *r);
 /* sim-swap.c: swap use of the samples (has_swap, anon_freed); 0 or -1 with vms_error set. */
 int whatif_load_swap(struct vms_window *w, struct whatif_rec *r, long long page_size);
 /* Anon pages new between samples @a and @b (counter demand), and those freed (0 without swap use). */

@@ -8,7 +8,8 @@
 # file and anon reclaim within 10% without running out of memory; and the
 # seed pair of the 2024 report: 6.8's cache_trim_mode without the retry
 # fails kswapd again and again and swaps nothing out, where 6.18 retries
-# and swaps the cold anon. A recording whose keeps are few pins nothing.
+# and swaps the cold anon. --assume pinned=none takes the pins off; a
+# recording whose keeps are few pins nothing.
 # No root.
 . "$(dirname "$0")/test-lib.sh"
 
@@ -60,6 +61,13 @@ test_expect_success SQLITE3 'the 2024 seed pair: 6.8 fails kswapd and swaps noth
 	within 10 16 "$wi_fail" "failed kswapd runs of 6.8 (MAX_RECLAIM_RETRIES stops it)" &&
 	within 0 $((wi_fail - 5)) "$base_fail" "failed kswapd runs of 6.18" &&
 	grep -q "kswapd_retry" pair.txt
+'
+
+test_expect_success SQLITE3 'pinned=none: the pipes pages are reclaimed, and said so' '
+	vmscope whatif t.db -a pinned=none > none.txt &&
+	assumption t.db "no change" "model: pinned" | grep -q "^none: --assume pinned=none (99" &&
+	within 500000 2000000 "$(value t.db "no change" reclaimed_file baseline)" \
+		"file pages reclaimed with nothing pinned"
 '
 
 test_expect_success SQLITE3 'few unexplained keeps (the thrash pair at 60): nothing pinned' '
