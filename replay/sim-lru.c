@@ -232,6 +232,7 @@ int sim_access(struct sim *s, uint64_t ino, uint64_t index)
 	p->referenced = 1;
 	p->kept = 0;
 	p->written = 0;
+	p->pinned = 0;
 	if (p->shadow < 0) {
 		s->st.cold[file]++;
 		p->workingset = 0;
