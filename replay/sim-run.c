@@ -282,7 +282,7 @@ static void interval_demand(const struct whatif_rec *r, const struct whatif_samp
 	}
 	n[3] = ra;
 	n[2] = whatif_anon_new(a, b);
-	n[4] = whatif_anon_freed(r, a, b);
+	n[4] = b->freed;
 }
 
 int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],

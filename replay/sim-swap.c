@@ -10,8 +10,9 @@
  * and swap: per interval the pages freed are those of the new anon
  * (sim-run.c: growth of resident anon plus anon reclaimed, less swap-ins)
  * that the change of all anon (resident plus swapped, the swap cache
- * counted once) does not show. Net per interval: an interval that both
- * allocates and frees shows only the difference.
+ * counted once or twice, whichever grew more) does not show. Net per
+ * interval: an interval that both allocates and frees shows only the
+ * difference.
  */
 #include <sqlite3.h>
 
@@ -53,19 +54,6 @@ static int load_node_swap(struct vms_window *w, struct whatif_rec *r, long long 
 	return 0;
 }
 
-int whatif_load_swap(struct vms_window *w, struct whatif_rec *r, long long page_size)
-{
-	long i;
-
-	if (!r->memcg && load_node_swap(w, r, page_size))
-		return -1;
-	r->has_swap = r->nsmp > 1 && r->swap_samples == r->nsmp;
-	r->anon_freed = 0;
-	for (i = 1; r->has_swap && i < r->nsmp; i++)
-		r->anon_freed += whatif_anon_freed(r, &r->smp[i - 1], &r->smp[i]);
-	return 0;
-}
-
 static long long nonneg(long long v)
 {
 	return v > 0 ? v : 0;
@@ -78,12 +66,41 @@ long long whatif_anon_new(const struct whatif_sample *a, const struct whatif_sam
 	return nonneg(anon_in - nonneg(b->refault[0] - a->refault[0]));
 }
 
-long long whatif_anon_freed(const struct whatif_rec *r, const struct whatif_sample *a,
-			    const struct whatif_sample *b)
+/*
+ * All anon at a sample lies between resident + swap - swap cache (a page
+ * unmapped in the swap cache on its way out counts in neither) and resident
+ * + swap (a mapped page in the swap cache counts twice): the new anon that
+ * neither bound's change shows.
+ */
+long long whatif_anon_unseen(const struct whatif_sample *a, const struct whatif_sample *b)
 {
-	long long all_a = a->anon + a->swap - a->swapcached, all_b = b->anon + b->swap - b->swapcached;
+	long long lo_a = a->anon + a->swap - a->swapcached, lo_b = b->anon + b->swap - b->swapcached;
+	long long hi_a = a->anon + a->swap, hi_b = b->anon + b->swap;
+	long long grew = lo_b - lo_a > hi_b - hi_a ? lo_b - lo_a : hi_b - hi_a;
 
+	return whatif_anon_new(a, b) - grew;
+}
+
+void whatif_settle_frees(struct whatif_rec *r)
+{
+	long i;
+
+	r->anon_freed = 0;
+	for (i = 0; i < r->nsmp; i++)
+		r->smp[i].freed = 0;
 	if (!r->has_swap)
-		return 0;
-	return nonneg(whatif_anon_new(a, b) - (all_b - all_a));
+		return;
+	for (i = 1; i < r->nsmp; i++) {
+		r->smp[i].freed = nonneg(whatif_anon_unseen(&r->smp[i - 1], &r->smp[i]));
+		r->anon_freed += r->smp[i].freed;
+	}
+}
+
+int whatif_load_swap(struct vms_window *w, struct whatif_rec *r, long long page_size)
+{
+	if (!r->memcg && load_node_swap(w, r, page_size))
+		return -1;
+	r->has_swap = r->nsmp > 1 && r->swap_samples == r->nsmp;
+	whatif_settle_frees(r);
+	return 0;
 }

@@ -391,6 +391,7 @@ struct whatif_sample {
 	long long kmem;			/* memcg: kernel memory charged (v1 kmem, v2 slab), pages */
 	long long free;			/* node: free pages (vmstat nr_free_pages) */
 	long long swap, swapcached;	/* swap slots in use, pages in the swap cache (sim-swap.c) */
+	long long freed;		/* anon the workload freed, at the end of the interval to here */
 };
 
 /* A page-cache insertion or removal of the lruvec's tasks (filemap events). */
@@ -496,10 +497,12 @@ int whatif_mark_pinned(struct vms_window *w, struct whatif_rec *r);
 void whatif_unmark_pinned(struct whatif_rec *r);
 /* sim-swap.c: swap use of the samples (has_swap, anon_freed); 0 or -1 with vms_error set. */
 int whatif_load_swap(struct vms_window *w, struct whatif_rec *r, long long page_size);
-/* Anon pages new between samples @a and @b (counter demand), and those freed (0 without swap use). */
+/* Anon pages new between samples @a and @b (counter demand). */
 long long whatif_anon_new(const struct whatif_sample *a, const struct whatif_sample *b);
-long long whatif_anon_freed(const struct whatif_rec *r, const struct whatif_sample *a,
-			    const struct whatif_sample *b);
+/* New anon that the change of all anon does not show (negative: it shows more). */
+long long whatif_anon_unseen(const struct whatif_sample *a, const struct whatif_sample *b);
+/* Each sample's freed and r->anon_freed from the samples (0 without swap use). */
+void whatif_settle_frees(struct whatif_rec *r);
 void whatif_rec_release(struct whatif_rec *r);
 /* Does the database of @w have a table or view @name? (0 also when the query fails) */
 int whatif_table_exists(struct vms_window *w, const char *name);

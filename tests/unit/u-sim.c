@@ -13,6 +13,8 @@
  * from file only, at priorities down to 10; pinned pages reclaim scans and
  * keeps; swap held outside the simulation and anon freed by the workload.
  */
+#include <string.h>
+
 #include "vms.h"
 #include "../../replay/replay.h"
 #include "../../replay/sim.h"
@@ -783,7 +785,7 @@ static void test_swap_and_anon_frees(void)
 {
 	struct sim *s = memcg(100, 10, 100);
 	struct whatif_rec r = { 0 };
-	struct whatif_sample a = { 0 }, b = { 0 };
+	struct whatif_sample a = { 0 }, b = { 0 }, smp[5] = { { 0 } };
 
 	if (!s) {
 		ok(0, "a memcg with 10 pages of swap");
@@ -794,21 +796,49 @@ static void test_swap_and_anon_frees(void)
 	sim_hold_swap(s, -25);
 	is_int(sim_swap_used(s), 0, "freeing more than held leaves none, not fewer");
 	sim_free(s);
-	r.has_swap = 1;
 	a.anon = 100, a.swap = 50;
 	b.anon = 100, b.swap = 10;
-	is_int(whatif_anon_freed(&r, &a, &b), 40, "40 swapped pages unmapped: 40 freed");
+	is_int(whatif_anon_unseen(&a, &b), 40, "40 swapped pages unmapped: 40 unseen");
 	b.anon = 80, b.swap = 70, b.reclaimed[0] = 20;
-	is_int(whatif_anon_freed(&r, &a, &b), 0, "20 pages swapped out: none freed");
+	is_int(whatif_anon_unseen(&a, &b), 0, "20 pages swapped out: none unseen");
 	is_int(whatif_anon_new(&a, &b), 0, "and none new");
 	b.anon = 110, b.swap = 50, b.swapcached = 10, b.reclaimed[0] = 0, b.refault[0] = 10;
-	is_int(whatif_anon_freed(&r, &a, &b) + whatif_anon_new(&a, &b), 0,
-	       "10 swapped in, their slots kept in the swap cache: none freed, none new");
+	ok(whatif_anon_unseen(&a, &b) <= 0 && whatif_anon_new(&a, &b) == 0,
+	   "10 swapped in, their slots kept in the swap cache: none unseen, none new");
 	b.anon = 130, b.swap = 30, b.swapcached = 0, b.refault[0] = 0;
 	is_int(whatif_anon_new(&a, &b), 30, "30 allocated while 20 swapped pages are freed: 30 new");
-	is_int(whatif_anon_freed(&r, &a, &b), 20, "and 20 freed");
+	is_int(whatif_anon_unseen(&a, &b), 20, "and 20 unseen");
+
+	/* 100 anon; 24 swapped out, 4 of them caught in the swap cache unmapped; then 40 freed */
+	r.smp = smp;
+	r.nsmp = 5;
+	smp[0].anon = 100;
+	smp[1].anon = 76, smp[1].swap = 24, smp[1].swapcached = 4, smp[1].reclaimed[0] = 24;
+	smp[2].anon = 76, smp[2].swap = 24, smp[2].reclaimed[0] = 24;
+	smp[3].anon = 60, smp[3].reclaimed[0] = 24;
+	smp[4] = smp[3];
+	r.has_swap = 1;
+	whatif_settle_frees(&r);
+	is_int(smp[1].freed + smp[2].freed, 0, "4 pages unmapped in the swap cache on their way out: none freed");
+	is_int(smp[3].freed, 40, "the 40 freed, in their interval");
+	is_int(r.anon_freed, 40, "40 freed in all");
+	/*
+	 * 4 mapped pages in the swap cache for an interval (swapped in, their
+	 * slots kept), no swap-out; then 30 swapped out, 6 of them unmapped in
+	 * the swap cache still
+	 */
+	memset(smp, 0, sizeof(smp));
+	smp[0].anon = smp[1].anon = smp[2].anon = 100;
+	smp[1].swap = smp[1].swapcached = 4;
+	smp[3].anon = smp[4].anon = 70, smp[3].swap = smp[4].swap = 30, smp[3].swapcached = 6;
+	smp[3].reclaimed[0] = smp[4].reclaimed[0] = 30;
+	whatif_settle_frees(&r);
+	is_int(smp[1].freed + smp[2].freed, 0, "4 pages counted twice for an interval: not freed");
+	is_int(smp[3].freed + smp[4].freed, 0, "6 unmapped in the swap cache on their way out: not freed");
 	r.has_swap = 0;
-	is_int(whatif_anon_freed(&r, &a, &b), 0, "without swap use in the samples: nothing freed");
+	smp[4].anon = 0;
+	whatif_settle_frees(&r);
+	is_int(r.anon_freed + smp[4].freed, 0, "without swap use in the samples: nothing freed");
 }
 
 int main(void)
