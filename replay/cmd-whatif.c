@@ -484,9 +484,10 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 		snprintf(a[n].item, sizeof(a[n].item), "demand: anon frees");
 		if (r->has_swap)
 			snprintf(a[n].value, sizeof(a[n].value), "%lld anon pages freed by the workload "
-				 "(per sample interval, new anon less the growth of resident anon + swap "
-				 "used - swap cache: net, so an interval that allocates and frees shows "
-				 "the difference), the oldest first, resident or swapped", r->anon_freed);
+				 "(per sample interval, new anon less the growth of all anon: resident + "
+				 "swap used, the swap cache counted once or twice, whichever grew more; "
+				 "net, so an interval that allocates and frees shows the difference), the "
+				 "oldest first, resident or swapped", r->anon_freed);
 		else
 			snprintf(a[n].value, sizeof(a[n].value), "not modelled: the samples lack swap "
 				 "use (%s), so anon freed by the workload cannot be told from anon "

@@ -21,16 +21,18 @@
 #include "replay.h"
 #include "sim.h"
 
-#define MEMINFO_SLACK_NS 50000000LL	/* meminfo is read within this of the vmstat sample */
+#define MEMINFO_SLACK_NS 50000000LL	/* meminfo is read within this of the vmstat sample
+					 * (the query's 50000000 too) */
 
-/* Node: each sample's swap use from the meminfo sample taken with it. */
+/* Node: each sample's swap use from the meminfo sample taken with it (within 50 ms). */
 static int load_node_swap(struct vms_window *w, struct whatif_rec *r, long long page_size)
 {
 	sqlite3_stmt *st = vms_window_prepare(w,
 		"SELECT s.ts, SUM(CASE v.name WHEN 'SwapTotal' THEN v.value ELSE -v.value END) "
 		"FROM counter_sample s JOIN counter_value v ON v.sample = s.id "
 		"WHERE s.source = 'meminfo' AND v.name IN ('SwapTotal', 'SwapFree') "
-		"AND s.ts BETWEEN ?1 AND ?2 + 50000000 GROUP BY s.id ORDER BY s.ts");
+		"AND s.ts BETWEEN ?1 - 50000000 AND ?2 + 50000000 GROUP BY s.id HAVING COUNT(*) = 2 "
+		"ORDER BY s.ts");
 	long i = 0;
 	int rc;
 
@@ -42,7 +44,7 @@ static int load_node_swap(struct vms_window *w, struct whatif_rec *r, long long 
 
 		while (i < r->nsmp && r->smp[i].ts + MEMINFO_SLACK_NS < ts)
 			i++;	/* a vmstat sample without its meminfo: swap use unknown */
-		if (i < r->nsmp && ts >= r->smp[i].ts) {
+		if (i < r->nsmp && ts >= r->smp[i].ts - MEMINFO_SLACK_NS) {
 			r->smp[i].swap = kb > 0 ? kb * 1024 / page_size : 0;
 			r->swap_samples++;
 			i++;
