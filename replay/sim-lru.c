@@ -258,33 +258,43 @@ int sim_access(struct sim *s, uint64_t ino, uint64_t index)
 	return ret;
 }
 
+/* The page of a file key just accessed (access result @ret), or NULL: anon, or the access failed. */
+static struct sim_page *accessed_file_page(struct sim *s, uint64_t ino, uint64_t index, int ret)
+{
+	int32_t slot;
+
+	if (ret < 0 || ino == SIM_ANON_INO || (slot = slot_find(s, ino, index)) == SIM_NONE)
+		return NULL;
+	return &s->page[slot];
+}
+
 int sim_access_protected(struct sim *s, uint64_t ino, uint64_t index)
 {
 	int ret = sim_access(s, ino, index);
-	int32_t slot;
+	struct sim_page *p = accessed_file_page(s, ino, index, ret);
 
-	if (ret >= 0 && ino != SIM_ANON_INO && (slot = slot_find(s, ino, index)) != SIM_NONE)
-		s->page[slot].protect = 1;
+	if (p)
+		p->protect = 1;
 	return ret;
 }
 
 int sim_access_written(struct sim *s, uint64_t ino, uint64_t index)
 {
 	int ret = sim_access(s, ino, index);
-	int32_t slot;
+	struct sim_page *p = accessed_file_page(s, ino, index, ret);
 
-	if (ret > SIM_HIT && ino != SIM_ANON_INO && (slot = slot_find(s, ino, index)) != SIM_NONE)
-		s->page[slot].written = 1;
+	if (p && ret > SIM_HIT)	/* brought in by the write, not a hit on a page read before */
+		p->written = 1;
 	return ret;
 }
 
 int sim_access_pinned(struct sim *s, uint64_t ino, uint64_t index)
 {
 	int ret = sim_access(s, ino, index);
-	int32_t slot;
+	struct sim_page *p = accessed_file_page(s, ino, index, ret);
 
-	if (ret >= 0 && ino != SIM_ANON_INO && (slot = slot_find(s, ino, index)) != SIM_NONE)
-		s->page[slot].pinned = 1;
+	if (p)
+		p->pinned = 1;
 	return ret;
 }
 

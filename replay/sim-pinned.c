@@ -46,8 +46,8 @@ static int recorded_keeps(struct vms_window *w, const struct whatif_rec *r, long
 	snprintf(sql, sizeof(sql),
 		 "SELECT TOTAL(nr_scanned), TOTAL(nr_scanned - nr_reclaimed - nr_activate1 - nr_ref_keep "
 		 "- nr_unmap_fail), MIN(ts), MAX(ts) FROM mm_vmscan_lru_shrink_inactive "
-		 "WHERE (reclaim_flags & 2) != 0 AND ts BETWEEN ?1 AND ?2 AND pid %s IN "
-		 "(SELECT pid FROM mm_vmscan_memcg_reclaim_begin)", r->memcg ? "" : "NOT");
+		 "WHERE (reclaim_flags & 2) != 0 AND ts BETWEEN ?1 AND ?2 AND %s",
+		 whatif_lruvec_reclaimers(r));
 	st = vms_window_prepare(w, sql);
 	if (!st)
 		return -1;

@@ -187,6 +187,13 @@ static int load_samples(struct vms_window *w, struct whatif_rec *r, const char *
 	return 0;
 }
 
+const char *whatif_lruvec_reclaimers(const struct whatif_rec *r)
+{
+	/* memcg reclaim events do not name the memcg: its reclaimers are the tasks in them */
+	return r->memcg ? "pid IN (SELECT pid FROM mm_vmscan_memcg_reclaim_begin)" :
+			  "pid NOT IN (SELECT pid FROM mm_vmscan_memcg_reclaim_begin)";
+}
+
 /* The recorded reclaim of the lruvec: inactive-list events, cumulative at each sample. */
 static int load_reclaim(struct vms_window *w, struct whatif_rec *r)
 {
@@ -198,8 +205,7 @@ static int load_reclaim(struct vms_window *w, struct whatif_rec *r)
 
 	snprintf(sql, sizeof(sql),
 		 "SELECT ts, (reclaim_flags & 2) != 0, nr_reclaimed, nr_scanned FROM mm_vmscan_lru_shrink_inactive "
-		 "WHERE ts BETWEEN ?1 AND ?2 AND pid %s IN (SELECT pid FROM mm_vmscan_memcg_reclaim_begin) "
-		 "ORDER BY ts", r->memcg ? "" : "NOT");
+		 "WHERE ts BETWEEN ?1 AND ?2 AND %s ORDER BY ts", whatif_lruvec_reclaimers(r));
 	st = vms_window_prepare(w, sql);
 	if (!st)
 		return -1;

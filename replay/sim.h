@@ -491,6 +491,8 @@ int whatif_rec_load(struct vms_window *w, struct whatif_rec *r);
 /* The same without the demand: samples, knobs and the recorded outcome (of a rerun). */
 int whatif_rec_load_outcome(struct vms_window *w, struct whatif_rec *r);
 
+/* SQL condition on an event's pid: a task reclaiming the simulated lruvec (sim-recording.c). */
+const char *whatif_lruvec_reclaimers(const struct whatif_rec *r);
 /* sim-pinned.c: mark the filemap demand's pinned pages (model: pinned); 0 or -1 with vms_error. */
 int whatif_mark_pinned(struct vms_window *w, struct whatif_rec *r);
 /* Take the marks off again (--assume pinned=none). */
