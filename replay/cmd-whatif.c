@@ -39,7 +39,9 @@ static const struct cli_help whatif_help = {
 		"model), vm.vfs_cache_pressure (memcg reclaim of a recording with the memcg's\n"
 		"kernel memory: the vfs model). --assume also takes\n"
 		"demand=counters (accept demand derived from counter samples when no filemap\n"
-		"events were recorded) and access=sequential (between two recorded insertions\n"
+		"events were recorded), access=insertions (leave out the recorded reads and\n"
+		"faults, filemap:mm_filemap_get_pages, _fault and _map_pages, which are the\n"
+		"hits of the demand by default) and access=sequential (between two recorded insertions\n"
 		"of a file the workload used the pages in between: hits the recording cannot\n"
 		"show) and access=protected (the same, and the pages so used are ones the\n"
 		"kernel protected, as it does exec-mapped pages), and exec=protected (the file\n"
@@ -93,7 +95,8 @@ static int parse_whatif_options(int argc, const char **argv, struct whatif_opts 
 		OPT_STRING_LIST('s', "set", &set, "K=V", "change a knob (repeatable; knobs below)"),
 		OPT_STRING_LIST('a', "assume", &assume, "K=V",
 				"a knob value the recording lacks (same names);\n"
-				"or demand=counters, access=sequential|protected, exec=protected,\n"
+				"or demand=counters, access=insertions|sequential|protected,\n"
+				"exec=protected,\n"
 				"pinned=none (below)"),
 		OPT_STRING(0, "rerun", &o->rerun, "DB2",
 			   "a real rerun of the workload with the changes: set the\n"
@@ -204,6 +207,10 @@ static int settle_knobs(const struct whatif_opts *o, struct run *run)
 	for (i = 0; i < o->nassume; i++) {
 		if (!strcmp(o->assume[i], "demand=counters")) {
 			run->demand_counters = 1;
+			continue;
+		}
+		if (!strcmp(o->assume[i], "access=insertions")) {
+			r->acc_off = 1;
 			continue;
 		}
 		if (!strcmp(o->assume[i], "access=sequential")) {
@@ -376,6 +383,17 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 		{ "demand: hits", "accesses that hit in the recording left no trace: with less memory "
 		  "resident than recorded, refaults are a lower bound" },
 	};
+	/* the same two rows when the recorded reads and faults are the uses */
+	static const char referenced_by_use[] = "an insertion brings a page in not referenced "
+		"and not mapped; a read marks it accessed (a second activates it; unmapped, it is "
+		"reclaimed at its first scan), a fault maps it referenced: an inactive scan keeps a "
+		"referenced mapped page once and activates it when referenced again (exec-mapped "
+		"pages: model: exec); a fault on a file mapped for random access does not count "
+		"(no recency)";
+	static const char hits_by_use[] = "reads and faults show the hits of read(2) and of a "
+		"mapping's faults; a page used through a mapping without a fault left no trace "
+		"(the kernel sees its young PTE): for mapped files, refaults towards less memory "
+		"are a lower bound";
 	const struct whatif_rec *r = &run->rec;
 	int n = 0, k;
 	size_t i;
@@ -431,10 +449,16 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 			 "sequential: the pages between two recorded insertions of a file that the "
 			 "recording had resident were used too (hits); gaps over twice the lruvec's "
 			 "pages are jumps" :
+			 r->nacc && !r->acc_off ?
+			 "recorded: the reads and faults of the recording name the pages used again "
+			 "(demand: reads and faults)" :
 			 "misses only: pages resident in the recording are not used again");
 		a[n].source = r->protect ? "--assume access=protected" :
-			      r->sequential ? "--assume access=sequential" : "default";
-		a[n++].firmness = "assumed";
+			      r->sequential ? "--assume access=sequential" :
+			      r->acc_off ? "--assume access=insertions" :
+			      r->nacc ? "events" : "default";
+		a[n++].firmness = r->protect || r->sequential || !r->nacc || r->acc_off ?
+				  "assumed" : "exact";
 	}
 	if (n < max && r->fm) {
 		snprintf(a[n].item, sizeof(a[n].item), "model: exec");
@@ -550,7 +574,12 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 	}
 	for (i = 0; i < sizeof(model) / sizeof(model[0]) && n < max; i++, n++) {
 		snprintf(a[n].item, sizeof(a[n].item), "%s", model[i].item);
-		snprintf(a[n].value, sizeof(a[n].value), "%s", model[i].value);
+		int by_use = r->fm && r->nacc && !r->acc_off;
+
+		snprintf(a[n].value, sizeof(a[n].value), "%s",
+			 by_use && !strcmp(model[i].item, "model: referenced") ? referenced_by_use :
+			 by_use && !strcmp(model[i].item, "demand: hits") ? hits_by_use :
+			 model[i].value);
 		a[n].source = "model";
 		a[n].firmness = "assumed";
 	}
@@ -734,6 +763,8 @@ int cmd_whatif(int argc, const char **argv)
 	}
 	if (na < (int)(sizeof(asm_rows) / sizeof(asm_rows[0])))
 		na += boost_model(run, &bstats, &wstats, &asm_rows[na]);
+	na += whatif_access_assumption(&run->rec, &bstats, &wstats, &asm_rows[na],
+				       (int)(sizeof(asm_rows) / sizeof(asm_rows[0])) - na);
 	if (has_policy && na < (int)(sizeof(asm_rows) / sizeof(asm_rows[0])))
 		na += policy_use(pol.label ? pol.label : o.policy, &wstats.use, &asm_rows[na]);
 	na += whatif_consistency(&run->rec, run->demand_counters, base, asm_rows + na,

@@ -53,6 +53,11 @@ static const char *why(const struct whatif_rec *r, int demand_counters, int m, d
 		return "counter demand: file re-accesses walk the earlier pages in first-insertion "
 		       "order at the speed of the recorded misses (hits are invisible), so the "
 		       "simulated cache holds pages the recording re-read; record filemap events";
+	if (err < 0 && !r->sequential && r->nacc && !r->acc_off)
+		return "accesses through a mapping that hit in the recording left no event (reads "
+		       "and faults do): pages the recording kept mapped and used again are not used "
+		       "again in the simulation, which then misses less; --assume access=sequential "
+		       "adds them for sequential use";
 	if (err < 0 && !r->sequential)
 		return "accesses that hit in the recording left no event: pages the recording kept "
 		       "resident and used again are never used again in the simulation, which then "

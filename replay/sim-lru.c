@@ -231,7 +231,7 @@ int sim_access(struct sim *s, uint64_t ino, uint64_t index)
 	/* the access that brought it in leaves it referenced (a fault maps it young) */
 	p->referenced = 1;
 	p->kept = 0;
-	p->written = 0;
+	p->unmapped = 0;
 	p->pinned = 0;
 	if (p->shadow < 0) {
 		s->st.cold[file]++;
@@ -278,14 +278,32 @@ int sim_access_protected(struct sim *s, uint64_t ino, uint64_t index)
 	return ret;
 }
 
-int sim_access_written(struct sim *s, uint64_t ino, uint64_t index)
+int sim_access_unmapped(struct sim *s, uint64_t ino, uint64_t index)
 {
 	int ret = sim_access(s, ino, index);
 	struct sim_page *p = accessed_file_page(s, ino, index, ret);
 
-	if (p && ret > SIM_HIT)	/* brought in by the write, not a hit on a page read before */
-		p->written = 1;
+	if (p && ret > SIM_HIT)	/* brought in by the write or read, not a hit on a mapped page */
+		p->unmapped = 1;
 	return ret;
+}
+
+void sim_mark_brought_in(struct sim *s, uint64_t ino, uint64_t index)
+{
+	int32_t slot = slot_find(s, ino, index);
+
+	if (slot != SIM_NONE && s->page[slot].lru != SIM_NONE) {
+		s->page[slot].referenced = 0;
+		s->page[slot].unmapped = 1;
+	}
+}
+
+void sim_mark_mapped(struct sim *s, uint64_t ino, uint64_t index)
+{
+	int32_t slot = slot_find(s, ino, index);
+
+	if (slot != SIM_NONE && s->page[slot].lru != SIM_NONE)
+		s->page[slot].unmapped = 0;
 }
 
 int sim_access_pinned(struct sim *s, uint64_t ino, uint64_t index)

@@ -18,7 +18,7 @@
  * Simplifications (whatif lists them as assumptions): pages are clean (no
  * writeback; reclaim of a file page never waits), every page is treated as
  * mapped by the access that brought it in, but for pages the recording
- * shows written (sim_access_written(): unmapped, reclaimed at first scan) (folio_check_references() of a
+ * shows written or read (sim_access_unmapped(): reclaimed at first scan) (folio_check_references() of a
  * mapped page: kept once when referenced, activated when referenced again;
  * the kernel reclaims unmapped referenced pages), exec protection only for
  * pages marked protected (sim-exec.c, or --assume access=protected), slab
@@ -233,7 +233,7 @@ static long long shrink_inactive(struct sim *s, enum sim_lru lru, long long nr)
 			sim_list_add(s, slot, lru);
 			continue;
 		}
-		if (file && p->written && !p->protect) {
+		if (file && p->unmapped && !p->protect) {
 			/* not mapped: referenced or not, reclaimed (FOLIOREF_RECLAIM_CLEAN) */
 			sim_evict(s, slot);
 			reclaimed++;

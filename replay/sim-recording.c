@@ -505,40 +505,6 @@ static int sort_by_ts(struct whatif_filemap *fm, long n)
 	return 0;
 }
 
-/* A few pids (reclaiming tasks, kswapds), sorted, for a test per event row. */
-struct pid_set {
-	long long *pid;
-	long n;
-};
-
-/* Return: 0, or -1 with vms_error set. */
-static int pid_set_load(struct vms_window *w, struct pid_set *set, const char *sql)
-{
-	sqlite3_stmt *st = vms_window_prepare(w, sql);
-	int rc, alloc = 0;
-
-	if (!st)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (vms_array_reserve(&set->pid, &alloc, (int)set->n, 16, sizeof(*set->pid))) {
-			sqlite3_finalize(st);
-			return -1;
-		}
-		set->pid[set->n++] = sqlite3_column_int64(st, 0);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return vms_error("reading pids: %s", sqlite3_errmsg(w->sql));
-	if (set->n)
-		qsort(set->pid, set->n, sizeof(*set->pid), vms_cmp_ll);
-	return 0;
-}
-
-static int pid_set_has(const struct pid_set *set, long long pid)
-{
-	return set->n && bsearch(&pid, set->pid, set->n, sizeof(*set->pid), vms_cmp_ll) != NULL;
-}
-
 /*
  * Page-cache insertions of the lruvec's tasks and removals outside reclaim,
  * in time order. The table is read in seq order (a plain scan: through the
@@ -626,7 +592,7 @@ static int load_filemap(struct vms_window *w, struct whatif_rec *r)
 	static const char del_sql[] =
 		"SELECT seq, ts, pid, i_ino, \"index\", s_dev, \"order\" FROM mm_filemap_delete_from_page_cache "
 		"WHERE ts BETWEEN ?1 AND ?2 ORDER BY seq";
-	struct pid_set reclaimers = { 0 }, kswapds = { 0 };
+	struct whatif_pids reclaimers = { 0 }, kswapds = { 0 };
 	struct filemap_source src = { 0 };
 	sqlite3_stmt *add = NULL, *del = NULL;
 	struct vms_marks *mk;
@@ -637,8 +603,8 @@ static int load_filemap(struct vms_window *w, struct whatif_rec *r)
 	mk = vms_marks_load(w->db, NULL, 0);
 	if (!mk)
 		return -1;
-	if (pid_set_load(w, &reclaimers, "SELECT DISTINCT pid FROM mm_vmscan_memcg_reclaim_begin") ||
-	    pid_set_load(w, &kswapds, "SELECT pid FROM task WHERE comm LIKE 'kswapd%'"))
+	if (whatif_pids_load(w, &reclaimers, "SELECT DISTINCT pid FROM mm_vmscan_memcg_reclaim_begin") ||
+	    whatif_pids_load(w, &kswapds, "SELECT pid FROM task WHERE comm LIKE 'kswapd%'"))
 		goto out;
 	if (whatif_table_exists(w, "mm_filemap_add_to_page_cache") &&
 	    whatif_table_exists(w, "mm_filemap_delete_from_page_cache") &&
@@ -666,10 +632,10 @@ static int load_filemap(struct vms_window *w, struct whatif_rec *r)
 		rc = filemap_next(&src, &ts, &pid, &removed, &ino, &index, &dev, &order);
 		if (rc != SQLITE_ROW)
 			break;
-		if (removed && (pid_set_has(&kswapds, pid) || vms_marks_inside(mk, 0, pid, ts) ||
+		if (removed && (whatif_pids_has(&kswapds, pid) || vms_marks_inside(mk, 0, pid, ts) ||
 				vms_marks_inside(mk, 1, pid, ts)))
 			removed = 2;	/* reclaim's own eviction: the simulation decides those */
-		if (!removed && r->memcg && !pid_set_has(&reclaimers, pid))
+		if (!removed && r->memcg && !whatif_pids_has(&reclaimers, pid))
 			continue;	/* another task's page cache */
 		inserted += !removed;
 		if (r->nfm == alloc) {
@@ -703,17 +669,25 @@ out:
 	sqlite3_finalize(add);
 	sqlite3_finalize(del);
 	vms_marks_free(mk);
-	free(reclaimers.pid);
 	free(kswapds.pid);
 	if (rc != SQLITE_DONE)
-		return -1;
+		goto fail;
 	if (!inserted) {	/* no insertion of the lruvec: no filemap demand */
+		free(reclaimers.pid);
 		free(r->fm);
 		r->fm = NULL;
 		r->nfm = 0;
 		return 0;
 	}
-	return sorted ? 0 : sort_by_ts(r->fm, r->nfm);
+	/* the reads and faults of the same tasks: the hits (sim-access.c) */
+	if ((!sorted && sort_by_ts(r->fm, r->nfm)) ||
+	    whatif_load_accesses(w, r, r->memcg ? &reclaimers : NULL))
+		goto fail;
+	free(reclaimers.pid);
+	return 0;
+fail:
+	free(reclaimers.pid);
+	return -1;
 }
 
 /* the inode number in a filemap key (which folds the device in above bit 40) */
@@ -959,6 +933,8 @@ void whatif_rec_release(struct whatif_rec *r)
 {
 	free(r->smp);
 	free(r->fm);
+	free(r->acc);
+	free(r->random_ino);
 	free(r->exec);
 	free(r->fallback);
 	memset(r, 0, sizeof(*r));

@@ -61,14 +61,33 @@ static int access_again(struct sim *s, uint64_t ino, struct cursor *c)
 
 /*
  * What the recording had resident (its insertions and evictions, as a set),
- * and per inode the last page the workload used, for the sequential-access
- * assumption: between two recorded insertions of a file the workload used
- * the pages in between, which were hits in the recording.
+ * for the recorded reads and faults (sim-access.c) and for the
+ * sequential-access assumption, which also needs per inode the last page
+ * the workload used: between two recorded insertions of a file the
+ * workload used the pages in between, which were hits in the recording.
+ * For the reads and faults: the pages a fault or fault-around mapped (a
+ * fault-around maps only the others), and the last faults on pages not
+ * resident, whose insertion follows (mm_filemap_fault fires before the
+ * lookup).
  */
 #define MAX_INODES 64
+#define PENDING_FAULTS 16
+#define PENDING_NS 100000000LL	/* a fault's insertion follows it within this */
+
+struct pending_fault {
+	uint64_t ino, index;
+	long long ts;
+};
 
 struct recorded_cache {
 	struct sim *resident;		/* a lruvec without a limit, used as a set */
+	struct sim *mapped;		/* the same: mapped by a fault or fault-around */
+	struct pending_fault pending[PENDING_FAULTS];	/* a ring, the latest faults on misses */
+	int next_pending;
+	int accesses;			/* the recorded reads and faults are the uses */
+	const struct whatif_rec *whole;	/* the recording (its files mapped for random access) */
+	int fill_gaps;			/* --assume access=sequential|protected */
+	long long used, missed, faulted_in, unknown, mapped_already;	/* pages of the accesses */
 	uint64_t ino[MAX_INODES];
 	long long last[MAX_INODES], max[MAX_INODES];	/* last page used, highest seen */
 	int n;
@@ -158,25 +177,130 @@ static void prefetch_ahead(const struct sim *s, const struct whatif_rec *r, long
 	}
 }
 
+/* Was there a fault on this page just before (its insertion now follows)? Takes it. */
+static int take_pending_fault(struct recorded_cache *c, uint64_t ino, uint64_t index, long long ts)
+{
+	int k;
+
+	for (k = 0; k < PENDING_FAULTS; k++) {
+		struct pending_fault *p = &c->pending[k];
+
+		if (p->ino == ino && p->index == index && p->ts <= ts && ts - p->ts <= PENDING_NS) {
+			p->ino = 0;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* A fault that mapped page @g of @ino: the recording's mapping and the use here. */
+static int fault_use(struct sim *s, struct recorded_cache *c, uint64_t ino, uint64_t g)
+{
+	int ret;
+
+	if (!sim_resident(c->mapped, ino, g) && sim_access(c->mapped, ino, g) < 0)
+		return -1;
+	if (whatif_random_file(c->whole, ino) && sim_resident(s, ino, g))
+		return SIM_HIT;	/* a mapping without recency: the young PTE does not count */
+	ret = c->rec && whatif_exec_covered(c->rec, ino, g) ? sim_access_protected(s, ino, g) :
+							     sim_access(s, ino, g);
+	if (ret == SIM_HIT)
+		sim_mark_mapped(s, ino, g);
+	return ret;
+}
+
+/*
+ * Page @g of an insertion. Without the reads and faults the insertion is
+ * the use (the page comes in referenced, as mapped). With them it only
+ * brings the page in, not referenced and not mapped, as readahead does;
+ * the read or fault that follows uses it (a fault that came just before,
+ * once the page is in). A page the simulation has resident already is
+ * left to that use.
+ */
+static int inserted_page(struct sim *s, struct recorded_cache *c, const struct whatif_filemap *f,
+			 uint64_t g)
+{
+	int ret;
+
+	if (c && c->accesses && sim_resident(s, f->ino, g))
+		ret = SIM_HIT;
+	else
+		ret = f->pinned ? sim_access_pinned(s, f->ino, g) :
+		      f->written ? sim_access_unmapped(s, f->ino, g) :
+		      f->exec ? sim_access_protected(s, f->ino, g) : sim_access(s, f->ino, g);
+	if (ret < 0 || !c || !c->accesses)
+		return ret;
+	if (ret != SIM_HIT)
+		sim_mark_brought_in(s, f->ino, g);
+	if (take_pending_fault(c, f->ino, g, f->ts)) {
+		c->faulted_in++;
+		if (fault_use(s, c, f->ino, g) < 0)
+			return -1;
+	}
+	return ret;
+}
+
 /* A folio inserted (each of its pages accessed), truncated, or evicted as recorded. */
 static int filemap_event(struct sim *s, struct recorded_cache *c, const struct whatif_filemap *f)
 {
 	int i;
 
-	if (c && !f->removed && sequential_use(s, c, f))
+	if (c && c->fill_gaps && !f->removed && sequential_use(s, c, f))
 		return -1;
 	for (i = 0; i < f->pages; i++) {
-		if (c && f->removed)
-			sim_remove(c->resident, f->ino, f->index + i);
-		else if (c && sim_access(c->resident, f->ino, f->index + i) < 0)
+		uint64_t g = f->index + (uint64_t)i;
+
+		if (c && f->removed) {
+			sim_remove(c->resident, f->ino, g);
+			if (c->mapped)
+				sim_remove(c->mapped, f->ino, g);
+		} else if (c && sim_access(c->resident, f->ino, g) < 0) {
 			return -1;
+		}
 		if (f->removed == 1)
-			sim_remove(s, f->ino, f->index + i);
-		else if (!f->removed && (f->pinned ? sim_access_pinned(s, f->ino, f->index + i) :
-					 f->written ? sim_access_written(s, f->ino, f->index + i) :
-					 f->exec ? sim_access_protected(s, f->ino, f->index + i) :
-					 sim_access(s, f->ino, f->index + i)) < 0)
+			sim_remove(s, f->ino, g);
+		else if (!f->removed && inserted_page(s, c, f, g) < 0)
 			return -1;
+	}
+	return 0;
+}
+
+/*
+ * A recorded read, fault or fault-around (sim-access.c): each page of it
+ * the recording had resident is used: a hit there, and here a hit, or, if
+ * the simulation evicted the page, a miss that brings it in again. A read
+ * leaves a page it brings in unmapped; a fault maps it.
+ */
+static int access_event(struct sim *s, struct recorded_cache *c, const struct whatif_access *a)
+{
+	int i, ret;
+
+	for (i = 0; i < a->pages; i++) {
+		uint64_t g = a->index + (uint64_t)i;
+
+		if (!sim_resident(c->resident, a->ino, g)) {
+			if (a->kind == WHATIF_FAULT) {	/* a miss: its insertion follows */
+				struct pending_fault *p = &c->pending[c->next_pending];
+
+				p->ino = a->ino;
+				p->index = g;
+				p->ts = a->ts;
+				c->next_pending = (c->next_pending + 1) % PENDING_FAULTS;
+			} else {
+				c->unknown++;	/* not read in yet, or another lruvec's page */
+			}
+			continue;
+		}
+		if (a->kind == WHATIF_FAULT_AROUND && sim_resident(c->mapped, a->ino, g)) {
+			c->mapped_already++;	/* fault-around maps only pages not mapped */
+			continue;
+		}
+		c->used++;
+		ret = a->kind == WHATIF_READ ? sim_access_unmapped(s, a->ino, g) : fault_use(s, c, a->ino, g);
+		if (ret < 0)
+			return -1;
+		if (ret != SIM_HIT)
+			c->missed++;
 	}
 	return 0;
 }
@@ -297,7 +421,8 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 	struct sim_config cfg;
 	struct sim *s = NULL;
 	long long held = 0;	/* swap slots taken at the start, by pages the simulation lacks */
-	long i, fm = 0, fb = 0;
+	long i, fm = 0, fb = 0, ac = 0;
+	int use_acc = r->fm && r->nacc && !r->acc_off;
 	int rc = -1;
 
 	*series = NULL;
@@ -314,14 +439,18 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 		held = nonneg(r->smp[0].swap - r->smp[0].swapcached);
 		sim_hold_swap(s, held);
 	}
-	if (r->fm && r->sequential) {
+	if (r->fm && (r->sequential || use_acc)) {
 		struct sim_config set = { .reclaimer = VMS_MEMCG, .limit = LLONG_MAX };
 
 		rc_cache = calloc(1, sizeof(*rc_cache));
-		if (!rc_cache || !(rc_cache->resident = sim_new(&set))) {
+		if (!rc_cache || !(rc_cache->resident = sim_new(&set)) ||
+		    (use_acc && !(rc_cache->mapped = sim_new(&set)))) {
 			vms_error("out of memory");
 			goto out;
 		}
+		rc_cache->fill_gaps = r->sequential;
+		rc_cache->accesses = use_acc;
+		rc_cache->whole = r;
 		rc_cache->protect = r->protect;
 		rc_cache->rec = r->use_exec ? r : NULL;
 		rc_cache->max_gap = 2 * (cfg.reclaimer == VMS_MEMCG ? cfg.limit : cfg.node_pages);
@@ -331,6 +460,8 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 		fm++;
 	while (fb < r->nfallback && r->fallback[fb].ts <= r->smp[0].ts)
 		fb++;
+	while (use_acc && ac < r->nacc && r->acc[ac].ts <= r->smp[0].ts)
+		ac++;
 	for (i = 1; i < r->nsmp; i++) {
 		const struct whatif_sample *a = &r->smp[i - 1], *b = &r->smp[i];
 		long long n[NDEMAND], done[NDEMAND] = { 0, 0, 0, 0, 0 };
@@ -345,10 +476,20 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 						      sl / SLICES);
 			for (; fb < r->nfallback && r->fallback[fb].ts <= until; fb++)
 				sim_fallback(s, r->fallback[fb].zone);
-			for (; fm < r->nfm && r->fm[fm].ts <= until; fm++) {
-				prefetch_ahead(s, r, fm);
-				if (filemap_event(s, rc_cache, &r->fm[fm]))
-					goto out;
+			for (;;) {	/* the insertions and removals, and the accesses, in time order */
+				int f_due = fm < r->nfm && r->fm[fm].ts <= until;
+				int a_due = use_acc && ac < r->nacc && r->acc[ac].ts <= until;
+
+				if (f_due && (!a_due || r->fm[fm].ts <= r->acc[ac].ts)) {
+					prefetch_ahead(s, r, fm);
+					if (filemap_event(s, rc_cache, &r->fm[fm++]))
+						goto out;
+				} else if (a_due) {
+					if (access_event(s, rc_cache, &r->acc[ac++]))
+						goto out;
+				} else {
+					break;
+				}
 			}
 			for (k = 0; k < 4; k++) {
 				long long upto = n[k] * sl / SLICES;
@@ -389,15 +530,25 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 	out[M_EPISODES] = st->episodes;
 	out[M_SECONDS] = (st->scanned[0] + st->scanned[1]) * r->ns_per_scanned / 1e9;
 	out[M_KSWAPD_FAILURES] = st->kswapd_failures;
-	if (stats)
+	if (stats) {
 		*stats = *st;
+		if (rc_cache) {
+			stats->access_used = rc_cache->used;
+			stats->access_missed = rc_cache->missed;
+			stats->access_faulted_in = rc_cache->faulted_in;
+			stats->access_unknown = rc_cache->unknown;
+			stats->access_mapped = rc_cache->mapped_already;
+		}
+	}
 	*series = pts;
 	*npoints = r->nsmp;
 	pts = NULL;
 	rc = 0;
 out:
-	if (rc_cache)
+	if (rc_cache) {
 		sim_free(rc_cache->resident);
+		sim_free(rc_cache->mapped);
+	}
 	free(rc_cache);
 	free(pts);
 	sim_free(s);

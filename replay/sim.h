@@ -115,6 +115,12 @@ struct sim_stats {
 	long long vfs_scanned;		/* objects its shrinker scanned */
 	long long inodesteal;		/* shadow entries cleared with their inodes (pginodesteal) */
 	long long slab_max;		/* the most slab pages charged */
+	/* the recorded reads and faults (sim-run.c, sim-access.c), in pages */
+	long long access_used;		/* used pages the recording had resident: hits, or misses here */
+	long long access_missed;	/* of those, not resident here: brought in again */
+	long long access_faulted_in;	/* pages a fault missed, used once their insertion came */
+	long long access_unknown;	/* not in the recording's cache as its events show it: left out */
+	long long access_mapped;	/* in a fault-around window but mapped already: left out */
 	struct sim_policy_use use;	/* how the policy's answers were used */
 };
 
@@ -150,12 +156,17 @@ void sim_prefetch(const struct sim *s, uint64_t ino, uint64_t index, int stage);
  */
 int sim_access_protected(struct sim *s, uint64_t ino, uint64_t index);
 /*
- * sim_access() of a page inserted by write(2) (the recording dirtied it):
- * not mapped, so folio_check_references() reclaims it at its first inactive
- * scan though referenced (FOLIOREF_RECLAIM_CLEAN; it is taken as clean).
- * Return: as sim_access().
+ * sim_access() that does not map the page: write(2) (the recording dirtied
+ * it) or read(2) (mm_filemap_get_pages). A page it brings in is not
+ * mapped, so folio_check_references() reclaims it at its first inactive
+ * scan though referenced (FOLIOREF_RECLAIM_CLEAN; it is taken as clean); a
+ * hit leaves a mapped page mapped. Return: as sim_access().
  */
-int sim_access_written(struct sim *s, uint64_t ino, uint64_t index);
+int sim_access_unmapped(struct sim *s, uint64_t ino, uint64_t index);
+/* A page just brought in by an insertion, not used yet: not referenced, not mapped. */
+void sim_mark_brought_in(struct sim *s, uint64_t ino, uint64_t index);
+/* A resident page is mapped now (a fault on it, its fault-around). */
+void sim_mark_mapped(struct sim *s, uint64_t ino, uint64_t index);
 /*
  * sim_access() of a page something else holds a reference on (a pipe, a
  * pinned buffer): an inactive scan cannot free it (__remove_mapping()'s
@@ -228,7 +239,7 @@ struct sim_page {
 	uint8_t workingset;		/* PG_workingset: was active (kept in the shadow too) */
 	uint8_t kept;			/* kept once by an inactive scan for being referenced */
 	uint8_t protect;		/* the kernel protected it (kept resident while used) */
-	uint8_t written;		/* inserted by a write, not mapped (sim_access_written()) */
+	uint8_t unmapped;		/* brought in by a write or read, not mapped (sim_access_unmapped()) */
 	uint8_t pinned;			/* held by another reference: reclaim keeps it (sim_access_pinned()) */
 	int32_t node;			/* its xarray node (struct sim_xnode) */
 };
@@ -408,6 +419,30 @@ struct whatif_filemap {
 	int8_t exec;			/* a page of a range mapped executable (sim-exec.c) */
 };
 
+/*
+ * A use of pages already in the page cache, which no insertion shows
+ * (sim-access.c): a read(2), a fault on a file mapping, its fault-around.
+ */
+enum whatif_access_kind {
+	WHATIF_READ,			/* mm_filemap_get_pages: read, not mapped */
+	WHATIF_FAULT,			/* mm_filemap_fault: the faulting page, mapped */
+	WHATIF_FAULT_AROUND,		/* mm_filemap_map_pages: the window; its pages not mapped yet */
+	WHATIF_NACCESS
+};
+
+struct whatif_access {
+	long long ts;
+	uint64_t ino, index;		/* key as in whatif_filemap; the first page */
+	int pages;
+	int8_t kind;			/* enum whatif_access_kind */
+};
+
+/* A few pids, sorted (sim-pids.c). */
+struct whatif_pids {
+	long long *pid;
+	long n;
+};
+
 /* A fallback of the allocator that boosted a zone's watermarks (mm_page_alloc_extfrag). */
 struct whatif_fallback {
 	long long ts;
@@ -479,6 +514,18 @@ struct whatif_rec {
 	long long pinned_pages;		/* pages taken as pinned (sim-pinned.c) */
 	long long pinned_marked;	/* pages of the insertions marked pinned */
 	int pinned_off;			/* --assume pinned=none: the marks taken off */
+	/* the reads and faults of the lruvec's tasks (sim-access.c); NULL when not recorded */
+	struct whatif_access *acc;	/* in time order */
+	long nacc;
+	int acc_recorded;		/* at least one of the three tables is in the database */
+	long long acc_events[WHATIF_NACCESS];	/* events read, per kind (continuations not counted) */
+	long long acc_pages[WHATIF_NACCESS];	/* pages they name */
+	long long acc_skipped;		/* batches of a read already counted, and empty ranges */
+	int acc_off;			/* --assume access=insertions: the accesses not used */
+	uint64_t *random_ino;		/* files mapped for random access (no recency), sorted */
+	long nrandom;
+	int random_alloc;
+	long long random_faults;	/* their faults that brought in their page alone */
 };
 
 /*
@@ -497,6 +544,17 @@ const char *whatif_lruvec_reclaimers(const struct whatif_rec *r);
 int whatif_mark_pinned(struct vms_window *w, struct whatif_rec *r);
 /* Take the marks off again (--assume pinned=none). */
 void whatif_unmark_pinned(struct whatif_rec *r);
+/* sim-pids.c: the pids a query returns, sorted; 0 or -1 with vms_error set. */
+int whatif_pids_load(struct vms_window *w, struct whatif_pids *set, const char *sql);
+int whatif_pids_has(const struct whatif_pids *set, long long pid);
+/*
+ * sim-access.c: the reads and faults of the window (r->acc) by the tasks
+ * in @tasks (NULL: all, the node's), after the filemap demand is loaded.
+ * Return: 0, or -1 with vms_error set.
+ */
+int whatif_load_accesses(struct vms_window *w, struct whatif_rec *r, const struct whatif_pids *tasks);
+/* Is file key @ino mapped for random access, its young PTEs ignored by reclaim? */
+int whatif_random_file(const struct whatif_rec *r, uint64_t ino);
 /* sim-swap.c: swap use of the samples (has_swap, anon_freed); 0 or -1 with vms_error set. */
 int whatif_load_swap(struct vms_window *w, struct whatif_rec *r, long long page_size);
 /* Anon pages new between samples @a and @b (counter demand). */
@@ -569,6 +627,14 @@ struct whatif_assumption {
 	char item[64], value[512];
 	const char *source, *firmness;	/* static text */
 };
+
+/*
+ * sim-access.c: the assumption rows of the recorded reads and faults, and
+ * of the files taken as mapped for random access (none for a recording
+ * without filemap demand), at most @max. Return: rows written.
+ */
+int whatif_access_assumption(const struct whatif_rec *r, const struct sim_stats *base,
+			     const struct sim_stats *wi, struct whatif_assumption *a, int max);
 
 /*
  * --- sim-consistency.c: does the baseline reproduce the recording? ---

@@ -686,7 +686,7 @@ static void test_policy_shrink_slab(void)
 }
 
 /*
- * Pages a write inserted (sim_access_written()) are not mapped: an inactive
+ * Pages a write inserted (sim_access_unmapped()) are not mapped: an inactive
  * scan reclaims them though referenced, where a mapped page is kept once.
  * 65 pages through a 64-page memcg, written, and then read through a mapping.
  */
@@ -697,7 +697,7 @@ static void test_written_pages(void)
 	int failed = !w || !m;
 
 	for (i = 0; i < 65 && !failed; i++)
-		failed |= sim_access_written(w, FILE_INO, i) < 0 || sim_access(m, FILE_INO, i) < 0;
+		failed |= sim_access_unmapped(w, FILE_INO, i) < 0 || sim_access(m, FILE_INO, i) < 0;
 	ok(!failed, "65 pages through two 64-page memcgs, written and mapped");
 	if (failed)
 		goto out;
