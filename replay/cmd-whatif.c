@@ -292,6 +292,12 @@ static int settle_knobs(const struct whatif_opts *o, struct run *run)
 		r->nonlru = run->base_knob[K_MEMCG_LIMIT] - r->max_lru_kmem;
 	else if (r->memcg && !r->vfs && run->base_knob[K_MEMCG_LIMIT] > r->max_lru)
 		r->nonlru = run->base_knob[K_MEMCG_LIMIT] - r->max_lru;
+	if (!r->fm && !run->demand_counters && r->fm_others)
+		return vms_error("the recording's %ld page-cache insertions are none of the memcg's "
+				 "tasks: no task entered memcg reclaim in the window, and record -m "
+				 "saw none in the memcg (exec_mapping), so they cannot be told from "
+				 "other tasks'; accept counts with --assume demand=counters",
+				 r->fm_others);
 	if (!r->fm && !run->demand_counters)
 		return vms_error("the recording has no page-cache events (filemap:"
 				 "mm_filemap_add_to_page_cache, mm_filemap_delete_from_page_cache), so "

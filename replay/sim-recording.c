@@ -603,7 +603,14 @@ static int load_filemap(struct vms_window *w, struct whatif_rec *r)
 	mk = vms_marks_load(w->db, NULL, 0);
 	if (!mk)
 		return -1;
-	if (whatif_pids_load(w, &reclaimers, "SELECT DISTINCT pid FROM mm_vmscan_memcg_reclaim_begin") ||
+	/*
+	 * the memcg's tasks: those that entered its reclaim, and those record -m
+	 * found in it (exec_mapping), which a run without reclaim has alone
+	 */
+	if (whatif_pids_load(w, &reclaimers, whatif_table_exists(w, "exec_mapping") ?
+			     "SELECT pid FROM mm_vmscan_memcg_reclaim_begin UNION "
+			     "SELECT pid FROM exec_mapping" :
+			     "SELECT DISTINCT pid FROM mm_vmscan_memcg_reclaim_begin") ||
 	    whatif_pids_load(w, &kswapds, "SELECT pid FROM task WHERE comm LIKE 'kswapd%'"))
 		goto out;
 	if (whatif_table_exists(w, "mm_filemap_add_to_page_cache") &&
@@ -635,8 +642,10 @@ static int load_filemap(struct vms_window *w, struct whatif_rec *r)
 		if (removed && (whatif_pids_has(&kswapds, pid) || vms_marks_inside(mk, 0, pid, ts) ||
 				vms_marks_inside(mk, 1, pid, ts)))
 			removed = 2;	/* reclaim's own eviction: the simulation decides those */
-		if (!removed && r->memcg && !whatif_pids_has(&reclaimers, pid))
+		if (!removed && r->memcg && !whatif_pids_has(&reclaimers, pid)) {
+			r->fm_others++;
 			continue;	/* another task's page cache */
+		}
 		inserted += !removed;
 		if (r->nfm == alloc) {
 			long na = alloc ? alloc * 2 : 4096;

@@ -458,6 +458,7 @@ struct whatif_rec {
 	long nsmp;
 	struct whatif_filemap *fm;	/* in time order; NULL when not recorded */
 	long nfm;
+	long fm_others;			/* memcg: insertions of tasks not the memcg's (left out) */
 	long long swap_pages;		/* SwapTotal */
 	long long limit_pages;		/* memcg: hierarchical_memory_limit */
 	int unlimited;			/* memcg: memory.stat says it has no limit (v1) */

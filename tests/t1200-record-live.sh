@@ -50,6 +50,7 @@ test_expect_success ROOT,TRACEFS,MEMCG,TRACE_CMD,SQLITE3 'record matches trace-c
 	test_cleanup "rmdir /sys/kernel/tracing/instances/$TCI"
 	trace-cmd record --no-filter -q -d -C mono -b 32768 -B $TCI -e vmscan -e writeback \
 		-e filemap:mm_filemap_add_to_page_cache -e filemap:mm_filemap_delete_from_page_cache \
+		-e filemap:mm_filemap_get_pages -e filemap:mm_filemap_fault -e filemap:mm_filemap_map_pages \
 		-o tc.dat >tc.log 2>&1 &
 	tc=$!
 	test_cleanup "kill -INT $tc; sleep 1"

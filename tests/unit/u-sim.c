@@ -714,6 +714,42 @@ out:
 }
 
 /*
+ * With the recorded reads and faults an insertion only brings a page in
+ * (sim_mark_brought_in(): not referenced, not mapped); the uses follow. 65
+ * pages through a 64-page memcg, brought in and never used: reclaimed at
+ * their first scan. The same brought in and faulted (sim_mark_mapped() and
+ * a hit): kept once.
+ */
+static void test_brought_in_pages(void)
+{
+	struct sim *b = memcg(64, 0, 60), *f = memcg(64, 0, 60);
+	long long i;
+	int failed = !b || !f;
+
+	for (i = 0; i < 65 && !failed; i++) {
+		failed |= sim_access(b, FILE_INO, i) < 0 || sim_access(f, FILE_INO, i) < 0;
+		sim_mark_brought_in(b, FILE_INO, i);
+		sim_mark_brought_in(f, FILE_INO, i);
+		sim_mark_mapped(f, FILE_INO, i);
+		failed |= sim_access(f, FILE_INO, i) != SIM_HIT;
+	}
+	ok(!failed, "65 pages through two 64-page memcgs: brought in; brought in and faulted");
+	if (failed)
+		goto out;
+	ok(sim_stats(b)->reclaimed[1] >= SIM_SWAP_CLUSTER, "brought in: a batch reclaimed (%lld)",
+	   sim_stats(b)->reclaimed[1]);
+	is_int(sim_stats(b)->scanned[1], sim_stats(b)->reclaimed[1],
+	       "brought in, not used: every page scanned was reclaimed");
+	ok(sim_stats(f)->scanned[1] > sim_stats(f)->reclaimed[1],
+	   "faulted in: referenced mapped pages kept once (%lld scanned, %lld reclaimed)",
+	   sim_stats(f)->scanned[1], sim_stats(f)->reclaimed[1]);
+	is_int(sim_stats(f)->activate[1], 0, "no refault activated");
+out:
+	sim_free(b);
+	sim_free(f);
+}
+
+/*
  * Pages another reference holds (sim_access_pinned(), a pipe's): reclaim
  * scans them and cannot free them. 60 pinned pages and a loop of 100 others
  * through a 100-page memcg: the loop cycles through the 40 pages left, the
@@ -858,6 +894,7 @@ int main(void)
 	test_vfs_model();
 	test_policy_shrink_slab();
 	test_written_pages();
+	test_brought_in_pages();
 	test_pinned_pages();
 	test_out_of_memory_backoff();
 	test_swap_and_anon_frees();
