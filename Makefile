@@ -342,6 +342,7 @@ bench: all samples
 	@sh bench/report-bench.sh
 	@sh bench/whatif-bench.sh
 	@sh bench/whatif-bench.sh 3 files
+	@sh bench/whatif-bench.sh 3 reads
 
 # Mutation smoke (tests/README.md): each tests/mutate/mutations.txt bug in a
 # scratch copy, with the tests named for it; MUTATE="ID ..." runs a few.

@@ -18,7 +18,12 @@
 # --set vm.vfs_cache_pressure=1000: every file a dentry and an inode, the
 # superblock shrinker freeing them as their pages go.
 #
-# Usage: sh bench/whatif-bench.sh [ROUNDS [loop|files]] (default 3 loop).
+# KIND reads: the recorded reads (mm_filemap_get_pages) at work: the same
+# loop, each of its 5,000,000 insertions followed by the read of its page
+# (10 million events in all): the simulation follows the recording's cache
+# and each read uses its page (replay/sim-access.c).
+#
+# Usage: sh bench/whatif-bench.sh [ROUNDS [loop|files|reads]] (default 3 loop).
 set -eu
 ROUNDS=${1:-3}
 KIND=${2:-loop}
@@ -29,9 +34,16 @@ loop)	db=${VMSCOPE_BENCH_WHATIF_DB:-$top/bench/work/whatif-10m-typed.db}
 	change="memcg.limit=512M" ;;
 files)	db=${VMSCOPE_BENCH_WHATIF_DB:-$top/bench/work/whatif-10m-files.db}
 	change="vm.vfs_cache_pressure=1000" ;;
-*)	echo "whatif-bench: unknown kind '$KIND' (loop or files)" >&2; exit 2 ;;
+reads)	db=${VMSCOPE_BENCH_WHATIF_DB:-$top/bench/work/whatif-10m-reads.db}
+	change="memcg.limit=512M" ;;
+*)	echo "whatif-bench: unknown kind '$KIND' (loop, files or reads)" >&2; exit 2 ;;
 esac
 EVENTS=10000000
+INSERTIONS=$EVENTS
+[ "$KIND" = reads ] && INSERTIONS=$((EVENTS / 2))
+REF_SQL="SELECT total(ts) FROM mm_filemap_add_to_page_cache"
+[ "$KIND" = reads ] && REF_SQL="SELECT total(ts) FROM (SELECT ts FROM mm_filemap_add_to_page_cache
+	UNION ALL SELECT ts FROM mm_filemap_get_pages)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 command -v sqlite3 >/dev/null 2>&1 || { echo "whatif-bench: needs sqlite3" >&2; exit 1; }
@@ -56,6 +68,15 @@ make_db() {
 	else
 		cache=268435456 refault_from=11 ino=77 index="i % 100000" extra="" more=0
 	fi
+	reads=""
+	if [ "$KIND" = reads ]; then
+		# 100,000 insertions a second, each read 5 us later; the refaults as in loop
+		refault_from=11
+		reads="WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < $INSERTIONS - 1)
+		INSERT INTO mm_filemap_get_pages (seq, ts, cpu, pid, i_ino, s_dev, \"index\", last_index)
+			SELECT 100 + $INSERTIONS + i, 1000000001 + i * 10000 + 5000, 0, 42, 77, 8388609,
+				i % 100000, i % 100000 FROM k;"
+	fi
 	mkdir -p "$(dirname "$db")"
 	printf "  cat-1 [000] .... 0.500000: mm_vmscan_kswapd_sleep: nid=0\n  cat-1 [000] .... 101.500000: mm_vmscan_kswapd_sleep: nid=0\n" > "$tmp/run.txt"
 	"$bin" import -q -f "$tmp/run.txt" -o "$tmp/w.db"
@@ -79,15 +100,16 @@ make_db() {
 		INSERT INTO counter_value SELECT id, 'total_workingset_refault_file', MAX(0, (id - $refault_from) * 100000)
 			FROM counter_sample WHERE source = 'memcg';
 		$extra
-		WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < $EVENTS - 1)
+		WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < $INSERTIONS - 1)
 		INSERT INTO mm_filemap_add_to_page_cache (seq, ts, cpu, pid, pfn, i_ino, \"index\", s_dev, \"order\")
 			SELECT 100 + i, 1000000001 + i * 10000, 0, 42, 0, $ino, $index, 8388609, 0 FROM k;
+		$reads
 		UPDATE run SET events = $EVENTS + 2 + $more;" > /dev/null
 	mv "$tmp/w.db" "$db"
 }
 
 n=$(sqlite3 -batch "$db" "SELECT COUNT(*) FROM mm_filemap_add_to_page_cache" 2>/dev/null || echo 0)
-if [ "$n" != "$EVENTS" ]; then
+if [ "$n" != "$INSERTIONS" ]; then
 	echo "whatif-bench: making $db ($EVENTS filemap events; once, a few minutes)"
 	rm -f "$db"
 	make_db
@@ -110,12 +132,20 @@ while [ $i -lt "$ROUNDS" ]; do
 	i=$((i + 1))
 	cp "$db" "$tmp/run.db"	# whatif writes its tables: each round on a fresh copy
 	w=$(timed "$bin" whatif "$tmp/run.db" --set "$change")
-	r=$(timed sqlite3 -batch "$tmp/run.db" "SELECT total(ts) FROM mm_filemap_add_to_page_cache")
+	r=$(timed sqlite3 -batch "$tmp/run.db" "$REF_SQL")
 	if [ "$KIND" = files ]; then
 		# the path this kind times: the vfs model must have been on
 		v=$(sqlite3 -batch "$tmp/run.db" "SELECT value FROM whatif_assumption WHERE item = 'model: vfs' LIMIT 1")
 		case "$v" in
 		off*|'') echo "whatif-bench: the vfs model was off on $db: ${v:-no assumption}" >&2; exit 1 ;;
+		esac
+	fi
+	if [ "$KIND" = reads ]; then
+		# the path this kind times: the reads must have been used
+		v=$(sqlite3 -batch "$tmp/run.db" "SELECT value FROM whatif_assumption WHERE item = 'demand: reads and faults' LIMIT 1")
+		case "$v" in
+		"$INSERTIONS reads"*) ;;
+		*) echo "whatif-bench: the reads were not used on $db: ${v:-no assumption}" >&2; exit 1 ;;
 		esac
 	fi
 	echo "round $i: whatif $w; reference $r (wall s, CPU s, peak kB)"

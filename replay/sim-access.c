@@ -47,7 +47,8 @@
 
 #define RANDOM_MIN_FAULTS 64
 #define FAULT_IN_NS 100000000LL	/* a fault's insertion follows it within this */
-#define MAX_RANGE (1LL << 24)	/* pages: a longer range is not a read of this machine (64 GiB) */
+#define MAX_RANGE (1LL << 24)	/* pages: a longer range (64 GiB), or a negative index, is not a
+				 * use this machine could make: skipped, and counted */
 #define READ_SLOTS 64
 
 struct access_row {
@@ -184,7 +185,7 @@ int whatif_load_accesses(struct vms_window *w, struct whatif_rec *r, const struc
 		struct access_row *a = &rows[i];
 		struct whatif_access *x;
 
-		if (a->last < a->first || a->last - a->first >= MAX_RANGE ||
+		if (a->first < 0 || a->last < a->first || a->last - a->first >= MAX_RANGE ||
 		    (a->kind == WHATIF_READ && !read_counts(slot, a))) {
 			r->acc_skipped++;
 			continue;
