@@ -34,9 +34,10 @@ static const struct cli_help record_help = {
 	.synopsis = { "vmscope record -o DB [options] [-- COMMAND [ARGS...]]",
 		      "vmscope record --recover DB [--remove-instance]" },
 	.about = "Record the kernel's reclaim live: vmscan and writeback trace events (and\n"
-		 "kmem:mm_page_alloc_extfrag) from a private tracefs instance, plus /proc/vmstat,\n"
-		 "/proc/meminfo, /proc/zoneinfo, per-node vmstat and a memcg's memory.stat\n"
-		 "sampled on the same clock (mono). Needs root.\n",
+		 "kmem:mm_page_alloc_extfrag, and the filemap events of the page cache that\n"
+		 "whatif simulates: insertions, removals, reads, faults) from a private tracefs\n"
+		 "instance, plus /proc/vmstat, /proc/meminfo, /proc/zoneinfo, per-node vmstat\n"
+		 "and a memcg's memory.stat sampled on the same clock (mono). Needs root.\n",
 	.more = "While recording, vmscope only copies the ring-buffer pages into DB.spool-PID\n"
 		"(as cheap as trace-cmd record); when the recording stops they are decoded\n"
 		"into DB, with a progress line, and the spool is deleted.\n"
