@@ -735,6 +735,9 @@ int cmd_whatif(int argc, const char **argv)
 			goto fail;
 		has_policy = 1;
 	}
+	for (na = 0; na < o.nassume; na++)	/* before loading: the accesses are not read then */
+		if (!strcmp(o.assume[na], "access=insertions"))
+			run->rec.acc_off = 1;
 	db = vms_db_open(o.path, 0);
 	w.db = db;
 	if (!db || vms_window_open(&w, o.from_s, o.to_s, o.has_from, o.has_to) ||

@@ -9,8 +9,10 @@
  *  - mm_filemap_get_pages, at the end of each filemap_get_pages() of a
  *    read(2): "index" to last_index is the whole read, and a read longer
  *    than one batch fires it again with a later index and the same
- *    last_index. The first event stands for the read; the later batches
- *    are skipped. filemap_read() marks a folio accessed once per read, and
+ *    last_index. Each batch is a use of the pages from its index to the
+ *    next batch's (the kernel fires the event once a batch is in, so the
+ *    pages of the batches after it may not be in the cache yet).
+ *    filemap_read() marks a folio accessed once per read, and
  *    not the folio the previous read of the file ended in
  *    (pos_same_folio()): a read beginning in the page where the task's
  *    previous read of the file ended does not use that page again.
@@ -47,8 +49,8 @@
 
 #define RANDOM_MIN_FAULTS 64
 #define FAULT_IN_NS 100000000LL	/* a fault's insertion follows it within this */
-#define MAX_RANGE (1LL << 24)	/* pages: a longer range (64 GiB), or a negative index, is not a
-				 * use this machine could make: skipped, and counted */
+#define MAX_RANGE (1LL << 20)	/* pages: a longer range (4 GiB; a read(2) is at most 2 GiB),
+				 * or a negative index, is not a use: skipped, and counted */
 #define READ_SLOTS 64
 
 struct access_row {
@@ -63,6 +65,7 @@ struct last_read {
 	long long pid;
 	uint64_t ino;
 	long long last, batch;
+	long k;			/* the access of its latest batch, -1 none */
 };
 
 static const char *const access_table[WHATIF_NACCESS] = {
@@ -119,23 +122,41 @@ static int read_table(struct vms_window *w, int kind, const struct whatif_pids *
 	return 0;
 }
 
-/* A read's first page and whether it counts (0: a later batch of a read, or nothing new). */
-static int read_counts(struct last_read *slot, struct access_row *a)
+/*
+ * A read event @a about to become access @k of r->acc. Return: 1 a new
+ * read, 2 the next batch of the read before it (whose access now ends
+ * where this batch begins), 0 nothing new (an empty range).
+ */
+static int read_batch(struct whatif_rec *r, struct last_read *slot, struct access_row *a, long k)
 {
 	struct last_read *t = &slot[(unsigned long long)a->pid % READ_SLOTS];
 	int same_file = t->pid == a->pid && t->ino == a->ino;
 
-	if (same_file && a->last == t->last && a->first > t->batch) {
+	if (same_file && a->last == t->last && a->first > t->batch && t->k >= 0) {
+		struct whatif_access *prev = &r->acc[t->k];
+		long long keep = a->first - (long long)prev->index;
+
+		if (keep < 0)
+			keep = 0;
+		if (keep < prev->pages) {	/* the earlier batch read up to this one */
+			r->acc_pages[WHATIF_READ] -= prev->pages - keep;
+			prev->pages = (int)keep;
+		}
 		t->batch = a->first;
-		return 0;	/* the next batch of the same read */
+		t->k = k;
+		return 2;
 	}
 	t->pid = a->pid;
 	t->ino = a->ino;
 	t->batch = a->first;
+	t->k = -1;
 	if (same_file && a->first == t->last)
 		a->first++;	/* begins where the last read ended: that page is not used again */
 	t->last = a->last;
-	return a->first <= a->last;
+	if (a->first > a->last)
+		return 0;
+	t->k = k;
+	return 1;
 }
 
 static int whatif_find_random_files(struct whatif_rec *r);
@@ -148,6 +169,10 @@ int whatif_load_accesses(struct vms_window *w, struct whatif_rec *r, const struc
 	int alloc = 0, kind;
 
 	memset(slot, 0, sizeof(slot));
+	for (i = 0; i < READ_SLOTS; i++)
+		slot[i].k = -1;
+	if (r->acc_off)
+		return 0;	/* --assume access=insertions: not read at all */
 	for (kind = 0; kind < WHATIF_NACCESS; kind++) {
 		char sql[128];
 		long long any = 0;
@@ -184,9 +209,10 @@ int whatif_load_accesses(struct vms_window *w, struct whatif_rec *r, const struc
 	for (i = 0; i < n; i++) {
 		struct access_row *a = &rows[i];
 		struct whatif_access *x;
+		int batch = 0;
 
 		if (a->first < 0 || a->last < a->first || a->last - a->first >= MAX_RANGE ||
-		    (a->kind == WHATIF_READ && !read_counts(slot, a))) {
+		    (a->kind == WHATIF_READ && !(batch = read_batch(r, slot, a, k)))) {
 			r->acc_skipped++;
 			continue;
 		}
@@ -196,7 +222,10 @@ int whatif_load_accesses(struct vms_window *w, struct whatif_rec *r, const struc
 		x->index = (uint64_t)a->first;
 		x->pages = (int)(a->last - a->first + 1);
 		x->kind = (int8_t)a->kind;
-		r->acc_events[a->kind]++;
+		if (batch == 2)
+			r->acc_batches++;
+		else
+			r->acc_events[a->kind]++;
 		r->acc_pages[a->kind] += x->pages;
 	}
 	free(rows);
@@ -212,6 +241,13 @@ int whatif_access_assumption(const struct whatif_rec *r, const struct sim_stats 
 	snprintf(a->item, sizeof(a->item), "demand: reads and faults");
 	a->source = "events";
 	a->firmness = "exact";
+	if (r->acc_off) {
+		snprintf(a->value, sizeof(a->value), "left out (--assume access=insertions): the "
+			 "recorded reads and faults are not read; each insertion is a use");
+		a->source = "--assume access=insertions";
+		a->firmness = "assumed";
+		return 1;
+	}
 	if (!r->acc_recorded) {
 		snprintf(a->value, sizeof(a->value), "not recorded (filemap:mm_filemap_get_pages, "
 			 "mm_filemap_fault, mm_filemap_map_pages; vmscope record takes them by "
@@ -222,22 +258,14 @@ int whatif_access_assumption(const struct whatif_rec *r, const struct sim_stats 
 		a->firmness = "assumed";
 		return 1;
 	}
-	if (r->acc_off) {
-		snprintf(a->value, sizeof(a->value), "left out (--assume access=insertions): "
-			 "%lld reads, %lld faults, %lld fault-arounds of the lruvec's tasks recorded",
-			 r->acc_events[WHATIF_READ], r->acc_events[WHATIF_FAULT],
-			 r->acc_events[WHATIF_FAULT_AROUND]);
-		a->source = "--assume access=insertions";
-		a->firmness = "assumed";
-		return 1;
-	}
-	snprintf(a->value, sizeof(a->value), "%lld reads (%lld pages; %lld later batches, "
-		 "empty ranges), %lld faults, %lld fault-arounds (%lld pages) of the lruvec's "
+	snprintf(a->value, sizeof(a->value), "%lld reads (%lld pages, %lld later batches; "
+		 "%lld empty ranges), %lld faults, %lld fault-arounds (%lld pages) of the lruvec's "
 		 "tasks are the uses; an insertion only brings a page in. Pages resident in the "
 		 "recording used again: baseline %lld (%lld misses here), whatif %lld (%lld "
 		 "misses); faults on misses %lld; left out: not resident in the recording %lld, "
 		 "mapped already (fault-around) %lld. A mapping used without a fault shows nothing",
-		 r->acc_events[WHATIF_READ], r->acc_pages[WHATIF_READ], r->acc_skipped,
+		 r->acc_events[WHATIF_READ], r->acc_pages[WHATIF_READ], r->acc_batches,
+		 r->acc_skipped,
 		 r->acc_events[WHATIF_FAULT], r->acc_events[WHATIF_FAULT_AROUND],
 		 r->acc_pages[WHATIF_FAULT_AROUND], base->access_used, base->access_missed,
 		 wi->access_used, wi->access_missed, base->access_faulted_in, base->access_unknown,
@@ -295,17 +323,32 @@ static int covers(const struct whatif_filemap *f, uint64_t ino, uint64_t index)
 	return !f->removed && f->ino == ino && f->index <= index && index < f->index + (uint64_t)f->pages;
 }
 
+struct fault_miss {
+	uint64_t ino;
+	int alone;
+};
+
+static int cmp_miss(const void *a, const void *b)
+{
+	const struct fault_miss *x = a, *y = b;
+
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
 /* Tally the missing faults of each file: alone, or with readahead. */
 static struct fault_tally *tally_faults(const struct whatif_rec *r, long *ntally)
 {
-	struct fault_tally *t = NULL;
-	int alloc = 0;
-	long i, n = 0;
+	struct fault_tally *t;
+	struct fault_miss *miss;
+	long i, n = 0, m = 0;
 
+	miss = malloc((r->acc_events[WHATIF_FAULT] + 1) * sizeof(*miss));
+	if (!miss)
+		return NULL;
 	for (i = 0; i < r->nacc; i++) {
 		const struct whatif_access *a = &r->acc[i];
 		long long end = a->ts + FAULT_IN_NS, pages = 0;
-		long k, m, next;
+		long k, next;
 		int found = 0;
 
 		if (a->kind != WHATIF_FAULT)
@@ -323,25 +366,28 @@ static struct fault_tally *tally_faults(const struct whatif_rec *r, long *ntally
 		}
 		if (!found)
 			continue;	/* a hit, or a page that came another way */
-		for (m = 0; m < n && t[m].ino != a->ino; m++)
-			;
-		if (m == n) {
-			if (n >= 4096)
-				continue;	/* more files than followed: the rest are not judged */
-			if (vms_array_reserve(&t, &alloc, (int)n, 16, sizeof(*t))) {
-				free(t);
-				return NULL;
-			}
-			memset(&t[n++], 0, sizeof(*t));
-			t[m].ino = a->ino;
-		}
-		if (pages > 1)
-			t[m].with_readahead++;
-		else
-			t[m].alone++;
+		miss[n].ino = a->ino;
+		miss[n++].alone = pages == 1;
 	}
-	*ntally = n;
-	return t ? t : calloc(1, sizeof(*t));
+	/* per file: sorted by file, then added up */
+	if (n)
+		qsort(miss, n, sizeof(*miss), cmp_miss);
+	t = calloc(n ? n : 1, sizeof(*t));
+	if (!t) {
+		free(miss);
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		if (!m || t[m - 1].ino != miss[i].ino)
+			t[m++].ino = miss[i].ino;
+		if (miss[i].alone)
+			t[m - 1].alone++;
+		else
+			t[m - 1].with_readahead++;
+	}
+	free(miss);
+	*ntally = m;
+	return t;
 }
 
 /* The files mapped for random access (r->random_ino). Return: 0, or -1 with vms_error set. */

@@ -877,8 +877,10 @@ static int rec_load(struct vms_window *w, struct whatif_rec *r, int demand)
 	char scope[1024] = "";
 	long long page_size = 4096, n = 0;
 	sqlite3_stmt *st;
+	int acc_off = r->acc_off;	/* the caller's: the accesses are not to be read */
 
 	memset(r, 0, sizeof(*r));
+	r->acc_off = acc_off;
 	r->from = w->from;
 	r->to = w->to;
 	if (query_int(w, "SELECT page_size FROM run", NULL, &page_size) < 0)

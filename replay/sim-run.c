@@ -124,6 +124,8 @@ static int fill_gap(struct sim *s, struct recorded_cache *c, uint64_t ino, long 
 
 	for (g = from; g <= to; g++)
 		if (sim_resident(c->resident, ino, (uint64_t)g) &&
+		    /* with the reads and faults, only mapped pages have uses no event shows */
+		    (!c->accesses || sim_resident(c->mapped, ino, (uint64_t)g)) &&
 		    (protected_page(c, ino, (uint64_t)g) ? sim_access_protected(s, ino, (uint64_t)g) :
 							  sim_access(s, ino, (uint64_t)g)) < 0)
 			return -1;
@@ -135,8 +137,8 @@ static int sequential_use(struct sim *s, struct recorded_cache *c, const struct 
 	int i = cache_slot(c, f->ino);
 	long long first = (long long)f->index, end = first + f->pages - 1;
 
-	if (i < 0)
-		return 0;
+	if (i < 0 || whatif_random_file(c->whole, f->ino))
+		return 0;	/* (a file mapped for random access is not read in sequence) */
 	/*
 	 * a sequential reader's gap (or a round's wrap) spans what the lruvec
 	 * keeps resident and what it re-reads: a gap of more than twice its
@@ -185,8 +187,9 @@ static int take_pending_fault(struct recorded_cache *c, uint64_t ino, uint64_t i
 	for (k = 0; k < PENDING_FAULTS; k++) {
 		struct pending_fault *p = &c->pending[k];
 
-		if (p->ino == ino && p->index == index && p->ts <= ts && ts - p->ts <= PENDING_NS) {
-			p->ino = 0;
+		if (p->ts != LLONG_MIN && p->ino == ino && p->index == index && p->ts <= ts &&
+		    ts - p->ts <= PENDING_NS) {
+			p->ts = LLONG_MIN;	/* taken */
 			return 1;
 		}
 	}
@@ -200,8 +203,17 @@ static int fault_use(struct sim *s, struct recorded_cache *c, uint64_t ino, uint
 
 	if (!sim_resident(c->mapped, ino, g) && sim_access(c->mapped, ino, g) < 0)
 		return -1;
-	if (whatif_random_file(c->whole, ino) && sim_resident(s, ino, g))
-		return SIM_HIT;	/* a mapping without recency: the young PTE does not count */
+	if (whatif_random_file(c->whole, ino)) {
+		/* a mapping without recency: the young PTE does not count */
+		if (sim_resident(s, ino, g))
+			return SIM_HIT;
+		ret = sim_access(s, ino, g);
+		if (ret > SIM_HIT) {
+			sim_mark_brought_in(s, ino, g);
+			sim_mark_mapped(s, ino, g);
+		}
+		return ret;
+	}
 	ret = c->rec && whatif_exec_covered(c->rec, ino, g) ? sim_access_protected(s, ino, g) :
 							     sim_access(s, ino, g);
 	if (ret == SIM_HIT)
@@ -450,6 +462,8 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 		}
 		rc_cache->fill_gaps = r->sequential;
 		rc_cache->accesses = use_acc;
+		for (i = 0; i < PENDING_FAULTS; i++)
+			rc_cache->pending[i].ts = LLONG_MIN;	/* empty */
 		rc_cache->whole = r;
 		rc_cache->protect = r->protect;
 		rc_cache->rec = r->use_exec ? r : NULL;

@@ -521,8 +521,10 @@ struct whatif_rec {
 	int acc_recorded;		/* at least one of the three tables is in the database */
 	long long acc_events[WHATIF_NACCESS];	/* events read, per kind (continuations not counted) */
 	long long acc_pages[WHATIF_NACCESS];	/* pages they name */
-	long long acc_skipped;		/* batches of a read already counted, and empty ranges */
-	int acc_off;			/* --assume access=insertions: the accesses not used */
+	long long acc_batches;		/* reads' later batches (each a use of its own pages) */
+	long long acc_skipped;		/* empty or impossible ranges */
+	int acc_off;			/* --assume access=insertions: the accesses not read (the
+					 * caller sets it before whatif_rec_load(), which keeps it) */
 	uint64_t *random_ino;		/* files mapped for random access (no recency), sorted */
 	long nrandom;
 	int random_alloc;
