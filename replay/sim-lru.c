@@ -278,6 +278,22 @@ int sim_access_protected(struct sim *s, uint64_t ino, uint64_t index)
 	return ret;
 }
 
+int sim_access_mapped(struct sim *s, uint64_t ino, uint64_t index, int protect)
+{
+	int32_t slot = slot_find(s, ino, index);
+	struct sim_page *p;
+
+	if (slot == SIM_NONE || s->page[slot].lru == SIM_NONE)
+		return protect ? sim_access_protected(s, ino, index) : sim_access(s, ino, index);
+	p = &s->page[slot];
+	s->st.hits[ino != SIM_ANON_INO]++;
+	p->referenced = 1;	/* young */
+	p->unmapped = 0;
+	if (protect)
+		p->protect = 1;
+	return SIM_HIT;
+}
+
 int sim_access_unmapped(struct sim *s, uint64_t ino, uint64_t index)
 {
 	int ret = sim_access(s, ino, index);

@@ -20,7 +20,8 @@
  * mapped by the access that brought it in, but for pages the recording
  * shows written or read (sim_access_unmapped(): reclaimed at first scan) (folio_check_references() of a
  * mapped page: kept once when referenced, activated when referenced again;
- * the kernel reclaims unmapped referenced pages), exec protection only for
+ * the kernel reclaims unmapped referenced pages; a use through a mapping sets
+ * the young bit only, sim_access_mapped()), exec protection only for
  * pages marked protected (sim-exec.c, or --assume access=protected), slab
  * only as sim-vfs.c models it (a memcg's file dentries and inodes), no MGLRU, kswapd runs to the high watermark at the moment of the
  * allocation that wakes it, and memory.low/min protection is absent.

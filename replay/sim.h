@@ -156,6 +156,15 @@ void sim_prefetch(const struct sim *s, uint64_t ino, uint64_t index, int stage);
  */
 int sim_access_protected(struct sim *s, uint64_t ino, uint64_t index);
 /*
+ * The workload touches page (@ino, @index) through a mapping (a fault, a
+ * fault-around, a use the recording shows none of): a hit only sets the
+ * PTE's young bit, which reclaim reads (folio_referenced()); unlike
+ * sim_access() it does not activate the page (no folio_mark_accessed() on
+ * a mapped access). A miss is sim_access(), or sim_access_protected() when
+ * @protect, which a hit also marks. Return: as sim_access().
+ */
+int sim_access_mapped(struct sim *s, uint64_t ino, uint64_t index, int protect);
+/*
  * sim_access() that does not map the page: write(2) (the recording dirtied
  * it) or read(2) (mm_filemap_get_pages). A page it brings in is not
  * mapped, so folio_check_references() reclaims it at its first inactive

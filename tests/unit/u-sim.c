@@ -714,6 +714,34 @@ out:
 }
 
 /*
+ * A use through a mapping sets the PTE's young bit and nothing else: a page
+ * touched three times that way stays inactive (reclaim decides at its scan),
+ * where folio_mark_accessed() (sim_access(), a read) activates it at the
+ * second use. Both are hits.
+ */
+static void test_mapped_touches(void)
+{
+	struct sim *m = memcg(64, 0, 60), *r = memcg(64, 0, 60);
+	int failed = !m || !r, k;
+
+	for (k = 0; k < 3 && !failed; k++) {
+		failed |= sim_access_mapped(m, FILE_INO, 7, 0) < 0;
+		failed |= sim_access(r, FILE_INO, 7) < 0;
+	}
+	ok(!failed, "one page used three times, through a mapping and by reads");
+	if (failed)
+		goto out;
+	is_int(sim_lru_size(m, SIM_ACTIVE_FILE), 0, "mapped: still inactive");
+	is_int(sim_lru_size(m, SIM_INACTIVE_FILE), 1, "mapped: on the inactive list");
+	is_int(sim_lru_size(r, SIM_ACTIVE_FILE), 1, "read: activated");
+	is_int(sim_stats(m)->hits[1], 2, "mapped: the second and third use are hits");
+	is_int(sim_stats(r)->hits[1], 2, "read: the same hits");
+out:
+	sim_free(m);
+	sim_free(r);
+}
+
+/*
  * With the recorded reads and faults an insertion only brings a page in
  * (sim_mark_brought_in(): not referenced, not mapped); the uses follow. 65
  * pages through a 64-page memcg, brought in and never used: reclaimed at
@@ -895,6 +923,7 @@ int main(void)
 	test_policy_shrink_slab();
 	test_written_pages();
 	test_brought_in_pages();
+	test_mapped_touches();
 	test_pinned_pages();
 	test_out_of_memory_backoff();
 	test_swap_and_anon_frees();
