@@ -43,7 +43,8 @@ static const struct cli_help whatif_help = {
 		"faults, filemap:mm_filemap_get_pages, _fault and _map_pages, which are the\n"
 		"hits of the demand by default) and access=sequential (between two recorded insertions\n"
 		"of a file the workload used the pages in between: hits the recording cannot\n"
-		"show) and access=protected (the same, and the pages so used are ones the\n"
+		"show; for a workload that reads its files in sequence the closest to the\n"
+		"real reruns, docs/whatif.md) and access=protected (the same, and the pages so used are ones the\n"
 		"kernel protected, as it does exec-mapped pages), and exec=protected (the file\n"
 		"ranges the memcg's tasks mapped executable, which record -m samples, are\n"
 		"protected as the kernel protects VM_EXEC pages), and pinned=none (no file\n"
@@ -392,8 +393,9 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 	/* the same two rows when the recorded reads and faults are the uses */
 	static const char referenced_by_use[] = "an insertion brings a page in not referenced "
 		"and not mapped; a read marks it accessed (a second activates it; unmapped, it is "
-		"reclaimed at its first scan), a fault maps it referenced: an inactive scan keeps a "
-		"referenced mapped page once and activates it when referenced again (exec-mapped "
+		"reclaimed at its first scan), a fault or fault-around maps it referenced (a use "
+		"through a mapping sets the young bit only, no page is activated at its use): an "
+		"inactive scan keeps a referenced mapped page once and activates it when referenced again (exec-mapped "
 		"pages: model: exec); a fault on a file mapped for random access does not count "
 		"(no recency)";
 	static const char hits_by_use[] = "reads and faults show the hits of read(2) and of a "
@@ -704,6 +706,23 @@ static struct table *assumption_table(const struct whatif_assumption *a, int n)
 	return t;
 }
 
+/* access=sequential|protected: how many pages the gaps it filled gave, and how many missed here. */
+static void gap_counts(struct whatif_assumption *a, int n, const struct sim_stats *base,
+		       const struct sim_stats *wi)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(a[i].value);
+
+		if (strcmp(a[i].item, "demand: access") || !(base->gap_used || wi->gap_used))
+			continue;
+		snprintf(a[i].value + len, sizeof(a[i].value) - len, "; pages so used: baseline "
+			 "%lld (%lld misses here), whatif %lld (%lld misses)", base->gap_used,
+			 base->gap_missed, wi->gap_used, wi->gap_missed);
+	}
+}
+
 int cmd_whatif(int argc, const char **argv)
 {
 	struct whatif_point *bseries = NULL, *wseries = NULL;
@@ -756,6 +775,7 @@ int cmd_whatif(int argc, const char **argv)
 			    "its outcome from then on is not meaningful (see the assumption "
 			    "'out of memory')", bstats.over_limit, wstats.over_limit);
 	na = assumptions(run, asm_rows, sizeof(asm_rows) / sizeof(asm_rows[0]));
+	gap_counts(asm_rows, na, &bstats, &wstats);
 	if ((bstats.over_limit || wstats.over_limit) &&
 	    na < (int)(sizeof(asm_rows) / sizeof(asm_rows[0]))) {
 		struct whatif_assumption *a = &asm_rows[na++];

@@ -88,6 +88,7 @@ struct recorded_cache {
 	const struct whatif_rec *whole;	/* the recording (its files mapped for random access) */
 	int fill_gaps;			/* --assume access=sequential|protected */
 	long long used, missed, faulted_in, unknown, mapped_already;	/* pages of the accesses */
+	long long gap_used, gap_missed;	/* pages of the gaps filled */
 	uint64_t ino[MAX_INODES];
 	long long last[MAX_INODES], max[MAX_INODES];	/* last page used, highest seen */
 	int n;
@@ -116,6 +117,25 @@ static int protected_page(const struct recorded_cache *c, uint64_t ino, uint64_t
 	return c->protect || (c->rec && whatif_exec_covered(c->rec, ino, index));
 }
 
+/*
+ * A use between two insertions: with the reads and faults the page is a
+ * mapped one (a touch of its PTE); without them, how it was used is not
+ * known and it is taken as folio_mark_accessed() (sim_access()).
+ */
+static int fill_use(struct sim *s, struct recorded_cache *c, uint64_t ino, uint64_t g)
+{
+	int protect = protected_page(c, ino, g), ret;
+
+	if (c->accesses)
+		ret = sim_access_mapped(s, ino, g, protect);
+	else
+		ret = protect ? sim_access_protected(s, ino, g) : sim_access(s, ino, g);
+	c->gap_used++;
+	if (ret > SIM_HIT)
+		c->gap_missed++;
+	return ret;
+}
+
 /* The workload used pages @from..@to of @ino: access those the recording had resident. */
 static int fill_gap(struct sim *s, struct recorded_cache *c, uint64_t ino, long long from,
 		    long long to)
@@ -126,8 +146,7 @@ static int fill_gap(struct sim *s, struct recorded_cache *c, uint64_t ino, long 
 		if (sim_resident(c->resident, ino, (uint64_t)g) &&
 		    /* with the reads and faults, only mapped pages have uses no event shows */
 		    (!c->accesses || sim_resident(c->mapped, ino, (uint64_t)g)) &&
-		    (protected_page(c, ino, (uint64_t)g) ? sim_access_protected(s, ino, (uint64_t)g) :
-							  sim_access(s, ino, (uint64_t)g)) < 0)
+		    fill_use(s, c, ino, (uint64_t)g) < 0)
 			return -1;
 	return 0;
 }
@@ -148,6 +167,19 @@ static int sequential_use(struct sim *s, struct recorded_cache *c, const struct 
 		if (first - 1 - c->last[i] <= c->max_gap &&
 		    fill_gap(s, c, f->ino, c->last[i] + 1, first - 1))
 			return -1;
+	} else if (c->last[i] >= 0 && first <= c->last[i] &&
+		   4 * (c->last[i] - first) < c->max[i]) {
+		/*
+		 * a step back by less than a quarter of the file seen: readahead
+		 * filling what it skipped, or reading around a fault (it
+		 * starts before the page), not a new round; the reader is
+		 * still as far as it was (thrash, its 65,536 pages read with
+		 * large folios: steps back of up to 8,192 pages, its wraps
+		 * 16,384 and more)
+		 */
+		if (end > c->last[i])
+			c->last[i] = end;
+		return 0;
 	} else if (c->last[i] >= 0 && first <= c->last[i] &&
 		   c->max[i] - c->last[i] + first <= c->max_gap) {
 		/* a new round: the rest of the file, then its start */
@@ -214,8 +246,7 @@ static int fault_use(struct sim *s, struct recorded_cache *c, uint64_t ino, uint
 		}
 		return ret;
 	}
-	ret = c->rec && whatif_exec_covered(c->rec, ino, g) ? sim_access_protected(s, ino, g) :
-							     sim_access(s, ino, g);
+	ret = sim_access_mapped(s, ino, g, c->rec && whatif_exec_covered(c->rec, ino, g));
 	if (ret == SIM_HIT)
 		sim_mark_mapped(s, ino, g);
 	return ret;
@@ -552,6 +583,8 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 			stats->access_faulted_in = rc_cache->faulted_in;
 			stats->access_unknown = rc_cache->unknown;
 			stats->access_mapped = rc_cache->mapped_already;
+			stats->gap_used = rc_cache->gap_used;
+			stats->gap_missed = rc_cache->gap_missed;
 		}
 	}
 	*series = pts;

@@ -121,6 +121,8 @@ struct sim_stats {
 	long long access_faulted_in;	/* pages a fault missed, used once their insertion came */
 	long long access_unknown;	/* not in the recording's cache as its events show it: left out */
 	long long access_mapped;	/* in a fault-around window but mapped already: left out */
+	long long gap_used;		/* pages access=sequential filled in: used, hits in the recording */
+	long long gap_missed;		/* of those, not resident here: brought in again */
 	struct sim_policy_use use;	/* how the policy's answers were used */
 };
 
