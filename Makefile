@@ -151,6 +151,7 @@ LIB_OBJS += replay/sim-reclaim.o
 LIB_OBJS += replay/sim-recording.o
 LIB_OBJS += replay/sim-pids.o
 LIB_OBJS += replay/sim-access.o
+LIB_OBJS += replay/sim-sequential.o
 LIB_OBJS += replay/sim-fallback.o
 LIB_OBJS += replay/sim-swap.o
 LIB_OBJS += replay/sim-pinned.o

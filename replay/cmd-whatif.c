@@ -41,10 +41,12 @@ static const struct cli_help whatif_help = {
 		"demand=counters (accept demand derived from counter samples when no filemap\n"
 		"events were recorded), access=insertions (leave out the recorded reads and\n"
 		"faults, filemap:mm_filemap_get_pages, _fault and _map_pages, which are the\n"
-		"hits of the demand by default) and access=sequential (between two recorded insertions\n"
-		"of a file the workload used the pages in between: hits the recording cannot\n"
-		"show; for a workload that reads its files in sequence the closest to the\n"
-		"real reruns, docs/whatif.md) and access=protected (the same, and the pages so used are ones the\n"
+		"hits of the demand by default), access=recorded (only those: no file is taken\n"
+		"as read in sequence; by default a file the recording inserts in rounds, going\n"
+		"forward and wrapping back to its start, is, and the pages it had resident and\n"
+		"mapped between two insertions are its hits), access=sequential (every file\n"
+		"so: between two recorded insertions of a file the workload used the pages in\n"
+		"between) and access=protected (the same, and the pages so used are ones the\n"
 		"kernel protected, as it does exec-mapped pages), and exec=protected (the file\n"
 		"ranges the memcg's tasks mapped executable, which record -m samples, are\n"
 		"protected as the kernel protects VM_EXEC pages), and pinned=none (no file\n"
@@ -96,7 +98,8 @@ static int parse_whatif_options(int argc, const char **argv, struct whatif_opts 
 		OPT_STRING_LIST('s', "set", &set, "K=V", "change a knob (repeatable; knobs below)"),
 		OPT_STRING_LIST('a', "assume", &assume, "K=V",
 				"a knob value the recording lacks (same names);\n"
-				"or demand=counters, access=insertions|sequential|protected,\n"
+				"or demand=counters,\n"
+				"access=insertions|recorded|sequential|protected,\n"
 				"exec=protected,\n"
 				"pinned=none (below)"),
 		OPT_STRING(0, "rerun", &o->rerun, "DB2",
@@ -212,6 +215,11 @@ static int settle_knobs(const struct whatif_opts *o, struct run *run)
 		}
 		if (!strcmp(o->assume[i], "access=insertions")) {
 			r->acc_off = 1;
+			continue;
+		}
+		if (!strcmp(o->assume[i], "access=recorded")) {
+			r->nseq = 0;	/* no file taken as read in sequence */
+			r->seq_off = 1;
 			continue;
 		}
 		if (!strcmp(o->assume[i], "access=sequential")) {
@@ -370,6 +378,26 @@ static struct table *outcome_table(const struct run *run, const double *base, co
 	return t;
 }
 
+/* The files whatif took as read in sequence (sim-sequential.c), after the text in @value. */
+static void sequential_files(const struct whatif_rec *r, char *value, size_t size)
+{
+	size_t len = strlen(value);
+
+	if (r->nseq)
+		snprintf(value + len, size - len, "; and %d file(s) read in sequence, in rounds, through a mapping "
+			 "(%lld wraps back to the start in %lld insertions): the pages between two of "
+			 "their insertions that the recording had resident and mapped were used too, "
+			 "hits no event shows (--assume access=recorded leaves them out)", r->nseq,
+			 r->seq_wraps, r->seq_insertions);
+	else if (r->seq_off)
+		snprintf(value + len, size - len, "; no file taken as read in sequence "
+			 "(--assume access=recorded)");
+	else
+		snprintf(value + len, size - len, "; no file read in sequence, in rounds, through a "
+			 "mapping (256 insertions and a wrap back to the start per 64 at least, and a "
+			 "fault)");
+}
+
 static int assumptions(const struct run *run, struct whatif_assumption *a, int max)
 {
 	static const struct { const char *item, *value; } model[] = {
@@ -400,8 +428,8 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 		"(no recency)";
 	static const char hits_by_use[] = "reads and faults show the hits of read(2) and of a "
 		"mapping's faults; a page used through a mapping without a fault left no trace "
-		"(the kernel sees its young PTE): for mapped files, refaults towards less memory "
-		"are a lower bound";
+		"(the kernel sees its young PTE) but in a file read in sequence (demand: access): "
+		"for other mapped files, refaults towards less memory are a lower bound";
 	const struct whatif_rec *r = &run->rec;
 	int n = 0, k;
 	size_t i;
@@ -461,12 +489,15 @@ static int assumptions(const struct run *run, struct whatif_assumption *a, int m
 			 "recorded: the reads and faults of the recording name the pages used again "
 			 "(demand: reads and faults)" :
 			 "misses only: pages resident in the recording are not used again");
+		if (!r->protect && !r->sequential && r->nacc && !r->acc_off)
+			sequential_files(r, a[n].value, sizeof(a[n].value));
 		a[n].source = r->protect ? "--assume access=protected" :
 			      r->sequential ? "--assume access=sequential" :
 			      r->acc_off ? "--assume access=insertions" :
+			      r->seq_off ? "--assume access=recorded" :
 			      r->nacc ? "events" : "default";
 		a[n++].firmness = r->protect || r->sequential || !r->nacc || r->acc_off ?
-				  "assumed" : "exact";
+				  "assumed" : r->nseq ? "inferred" : "exact";
 	}
 	if (n < max && r->fm) {
 		snprintf(a[n].item, sizeof(a[n].item), "model: exec");

@@ -692,6 +692,7 @@ out:
 	if ((!sorted && sort_by_ts(r->fm, r->nfm)) ||
 	    whatif_load_accesses(w, r, r->memcg ? &reclaimers : NULL))
 		goto fail;
+	whatif_find_sequential_files(r);	/* the files read in rounds (sim-sequential.c) */
 	free(reclaimers.pid);
 	return 0;
 fail:

@@ -70,7 +70,7 @@ static int access_again(struct sim *s, uint64_t ino, struct cursor *c)
  * resident, whose insertion follows (mm_filemap_fault fires before the
  * lookup).
  */
-#define MAX_INODES 64
+#define MAX_INODES SIM_SEQ_FILES
 #define PENDING_FAULTS 16
 #define PENDING_NS 100000000LL	/* a fault's insertion follows it within this */
 
@@ -153,39 +153,38 @@ static int fill_gap(struct sim *s, struct recorded_cache *c, uint64_t ino, long 
 
 static int sequential_use(struct sim *s, struct recorded_cache *c, const struct whatif_filemap *f)
 {
-	int i = cache_slot(c, f->ino);
 	long long first = (long long)f->index, end = first + f->pages - 1;
+	int i;
 
-	if (i < 0 || whatif_random_file(c->whole, f->ino))
+	if (whatif_random_file(c->whole, f->ino) ||
+	    (!c->whole->sequential && !whatif_sequential_file(c->whole, f->ino)))
 		return 0;	/* (a file mapped for random access is not read in sequence) */
+	i = cache_slot(c, f->ino);
+	if (i < 0)
+		return 0;
 	/*
 	 * a sequential reader's gap (or a round's wrap) spans what the lruvec
 	 * keeps resident and what it re-reads: a gap of more than twice its
 	 * pages is taken as a jump (random access) and not filled
 	 */
-	if (c->last[i] >= 0 && first > c->last[i] + 1) {
-		if (first - 1 - c->last[i] <= c->max_gap &&
+	switch (whatif_seq_step(c->last[i], c->max[i], first)) {
+	case WHATIF_STEP_FORWARD:
+		if (first > c->last[i] + 1 && first - 1 - c->last[i] <= c->max_gap &&
 		    fill_gap(s, c, f->ino, c->last[i] + 1, first - 1))
 			return -1;
-	} else if (c->last[i] >= 0 && first <= c->last[i] &&
-		   4 * (c->last[i] - first) < c->max[i]) {
-		/*
-		 * a step back by less than a quarter of the file seen: readahead
-		 * filling what it skipped, or reading around a fault (it
-		 * starts before the page), not a new round; the reader is
-		 * still as far as it was (thrash, its 65,536 pages read with
-		 * large folios: steps back of up to 8,192 pages, its wraps
-		 * 16,384 and more)
-		 */
+		break;
+	case WHATIF_STEP_BACK:	/* readahead's: the reader is still as far as it was */
 		if (end > c->last[i])
 			c->last[i] = end;
 		return 0;
-	} else if (c->last[i] >= 0 && first <= c->last[i] &&
-		   c->max[i] - c->last[i] + first <= c->max_gap) {
-		/* a new round: the rest of the file, then its start */
-		if (fill_gap(s, c, f->ino, c->last[i] + 1, c->max[i]) ||
-		    fill_gap(s, c, f->ino, 0, first - 1))
+	case WHATIF_STEP_WRAP:	/* a new round: the rest of the file, then its start */
+		if (c->max[i] - c->last[i] + first <= c->max_gap &&
+		    (fill_gap(s, c, f->ino, c->last[i] + 1, c->max[i]) ||
+		     fill_gap(s, c, f->ino, 0, first - 1)))
 			return -1;
+		break;
+	default:
+		break;
 	}
 	c->last[i] = end;
 	if (end > c->max[i])
@@ -482,7 +481,7 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 		held = nonneg(r->smp[0].swap - r->smp[0].swapcached);
 		sim_hold_swap(s, held);
 	}
-	if (r->fm && (r->sequential || use_acc)) {
+	if (r->fm && (r->sequential || r->nseq || use_acc)) {
 		struct sim_config set = { .reclaimer = VMS_MEMCG, .limit = LLONG_MAX };
 
 		rc_cache = calloc(1, sizeof(*rc_cache));
@@ -491,7 +490,7 @@ int whatif_simulate(const struct whatif_rec *r, const long long knob[K_NKNOBS],
 			vms_error("out of memory");
 			goto out;
 		}
-		rc_cache->fill_gaps = r->sequential;
+		rc_cache->fill_gaps = r->sequential || r->nseq;
 		rc_cache->accesses = use_acc;
 		for (i = 0; i < PENDING_FAULTS; i++)
 			rc_cache->pending[i].ts = LLONG_MIN;	/* empty */

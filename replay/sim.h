@@ -417,6 +417,8 @@ struct whatif_sample {
 };
 
 /* A page-cache insertion or removal of the lruvec's tasks (filemap events). */
+#define SIM_SEQ_FILES 64		/* files followed for their sequence, at most */
+
 struct whatif_filemap {
 	long long ts;
 	uint64_t ino, index;		/* the first page of the folio */
@@ -540,6 +542,11 @@ struct whatif_rec {
 	long nrandom;
 	int random_alloc;
 	long long random_faults;	/* their faults that brought in their page alone */
+	/* the files read in sequence, in rounds (sim-sequential.c): their gaps are filled */
+	uint64_t seq_ino[SIM_SEQ_FILES];
+	int nseq;
+	int seq_off;			/* --assume access=recorded: none taken as such */
+	long long seq_wraps, seq_insertions;	/* of those files */
 };
 
 /*
@@ -569,6 +576,17 @@ int whatif_pids_has(const struct whatif_pids *set, long long pid);
 int whatif_load_accesses(struct vms_window *w, struct whatif_rec *r, const struct whatif_pids *tasks);
 /* Is file key @ino mapped for random access, its young PTEs ignored by reclaim? */
 int whatif_random_file(const struct whatif_rec *r, uint64_t ino);
+/*
+ * sim-sequential.c: an insertion at @first of a file whose reader had got
+ * to @last, @max the furthest seen (-1, -1: its first): forward, a step
+ * back that readahead makes, or a new round.
+ */
+enum whatif_step { WHATIF_STEP_FIRST, WHATIF_STEP_FORWARD, WHATIF_STEP_BACK, WHATIF_STEP_WRAP };
+enum whatif_step whatif_seq_step(long long last, long long max, long long first);
+/* The files of the filemap demand read in sequence, in rounds (r->seq_ino), with the accesses loaded. */
+void whatif_find_sequential_files(struct whatif_rec *r);
+/* Is file key @ino one of them? */
+int whatif_sequential_file(const struct whatif_rec *r, uint64_t ino);
 /* sim-swap.c: swap use of the samples (has_swap, anon_freed); 0 or -1 with vms_error set. */
 int whatif_load_swap(struct vms_window *w, struct whatif_rec *r, long long page_size);
 /* Anon pages new between samples @a and @b (counter demand). */

@@ -142,4 +142,34 @@ test_expect_success SQLITE3 'a fault before its page comes in uses it once in; a
 	assumption hot.db "no change" "model: random mappings" | grep -q "^none"
 '
 
+# A file mapped and read in three rounds (inode 80, 300 pages, a fault-around
+# on each page of the first round): rounds two and three miss all but pages
+# 100 to 149, which the recording kept resident and mapped, so they were
+# hits no event shows. Taken as read in sequence (800 insertions, 2 wraps),
+# those 2 x 50 pages are filled as used; --assume access=recorded leaves
+# that out; the hot file, read with read(2), is not taken so.
+test_expect_success SQLITE3 'a file read in rounds through a mapping: its hits between insertions filled' '
+	make_db rounds.db &&
+	sql rounds.db "
+		WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < 899)
+		INSERT INTO mm_filemap_add_to_page_cache (seq, ts, cpu, pid, pfn, i_ino, \"index\", s_dev, \"order\")
+			SELECT 20000 + 2 * i, 1200000000 + (i / 300) * 500000000 + (i % 300) * 1000000, 0, 42,
+				0, 80, i % 300, 8388609, 0 FROM k
+			WHERE i < 300 OR i % 300 < 100 OR i % 300 >= 150;
+		WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < 299)
+		INSERT INTO mm_filemap_map_pages (seq, ts, cpu, pid, i_ino, s_dev, \"index\", last_index)
+			SELECT 20001 + 2 * i, 1200000000 + i * 1000000 + 500000, 0, 42, 80, 8388609, i, i FROM k;" &&
+	vmscope whatif rounds.db -a memcg.swappiness=60 > out.txt &&
+	assumption rounds.db "no change" "demand: access" > value &&
+	cat value &&
+	grep -q "and 1 file(s) read in sequence, in rounds, through a mapping (2 wraps back to the start in 800 insertions)" value &&
+	grep -q "pages so used: baseline 100 (" value &&
+	vmscope whatif rounds.db -a memcg.swappiness=60 -a access=recorded > out.txt &&
+	assumption rounds.db "no change" "demand: access" > value &&
+	grep -q "no file taken as read in sequence (--assume access=recorded)" value &&
+	! grep -q "pages so used" value &&
+	vmscope whatif hot.db -a memcg.swappiness=60 > out.txt &&
+	assumption hot.db "no change" "demand: access" | grep -q "no file read in sequence"
+'
+
 test_done
