@@ -10,9 +10,13 @@
  *  - filemap events recorded: each page-cache insertion of the lruvec's
  *    tasks is an access to that (inode, index), a removal outside reclaim is
  *    a truncation. A page the simulation keeps resident becomes a hit; one it
- *    evicted earlier becomes a refault. Accesses that hit in the recording
- *    left no event, so a run that keeps less resident misses at least as
- *    often as predicted (the prediction is a lower bound there).
+ *    evicted earlier becomes a refault. With the reads and faults recorded
+ *    (sim-access.c) an insertion only brings a page in and they are the
+ *    uses; a use through a mapping without a fault leaves no event, but in
+ *    a file read in sequence, in rounds (sim-sequential.c), where the pages
+ *    between two insertions were used. Other hits of the recording left no
+ *    event, so a run that keeps less resident misses at least as often as
+ *    predicted (the prediction is a lower bound there).
  *  - counters only: per interval, file pages entering the cache are the
  *    growth of the page cache plus the file pages reclaimed; the recorded
  *    refaults among them re-access earlier pages in the order they were
